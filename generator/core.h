@@ -1,0 +1,43 @@
+/*
+ * sudorules compiled core: the public C API of the bitset solver and the random grid maker.
+ *
+ * A grid crosses this API as 81 bytes, row-major (cell = 9*(row-1) + (column-1)), 0 for an empty
+ * cell and 1..9 for a digit.  Every function is reentrant: no global state, no allocation.  The bit
+ * layout used inside the solver is documented once, at the top of core.c.
+ *
+ * Randomness comes only from an explicit sr_rng (xoshiro256** seeded through splitmix64), so the same
+ * seed always gives the same results on every platform.
+ */
+#ifndef SUDORULES_CORE_H
+#define SUDORULES_CORE_H
+
+#include <stdint.h>
+
+/* Count the solutions of `grid`, stopping at `limit` (limit >= 1).  Returns min(count, limit);
+ * 0 for contradictory givens (a digit repeated in a unit) or any unsolvable grid.  When the result is
+ * >= 1 and `solution` is not NULL, the first solution found is written there (81 bytes). */
+int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution);
+
+/* 1 when `grid` has exactly one solution and removing any single given gives two or more;
+ * 0 otherwise (including no solution or several solutions). */
+int sr_is_minimal(const uint8_t *grid);
+
+/* Random number generator state: xoshiro256**. */
+typedef struct {
+    uint64_t s[4];
+} sr_rng;
+
+/* Seed `rng` from a 64-bit seed (splitmix64 expansion of the seed into the four state words). */
+void sr_rng_seed(sr_rng *rng, uint64_t seed);
+
+/* The next 64 random bits. */
+uint64_t sr_rng_next(sr_rng *rng);
+
+/* A uniformly distributed integer in [0, bound) (bound >= 1), without modulo bias. */
+uint32_t sr_rng_below(sr_rng *rng, uint32_t bound);
+
+/* Write a random complete valid grid to `grid` (81 bytes), drawing only from `rng`.
+ * How it samples, and how far from uniform it may be, is explained in core.c. */
+void sr_random_grid(sr_rng *rng, uint8_t *grid);
+
+#endif

@@ -1,0 +1,111 @@
+"""Puzzle model and reader: round trips, the accepted forms, and one clean error per bad line."""
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudorules import Candidate, Puzzle, PuzzleError, parse_puzzle, read_puzzles
+from sudorules.puzzle import PEERS, block_of, cell_at
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_one_line_round_trip_with_zeros_and_dots():
+    puzzle = parse_puzzle(EASY.replace(".", "0"))
+    assert str(puzzle) == EASY
+    assert puzzle.clues == sum(ch != "." for ch in EASY)
+    assert parse_puzzle(str(puzzle)) == puzzle
+
+
+def test_grid_form_round_trip():
+    puzzle = parse_puzzle(EASY)
+    text = puzzle.grid_text()
+    assert "\n" in text
+    assert parse_puzzle(text) == puzzle
+    pipes = "\n".join(" ".join(EASY[9 * r:9 * r + 9]) for r in range(9)).replace(". . .", ". . . |")
+    assert parse_puzzle(pipes) == puzzle
+
+
+def test_tail_is_kept_verbatim(cb001):
+    first = (cb001 / "puzzles.txt").read_text().splitlines()[:3]
+    records = list(read_puzzles(first))
+    assert [r.ok for r in records] == [True, True, True]
+    for line, record in zip(first, records):
+        grid, tail = line.split(maxsplit=1)
+        assert str(record.puzzle) == grid
+        assert record.tail == tail
+
+
+def test_each_bad_line_names_its_reason_and_reading_goes_on():
+    lines = [EASY, "12x" + EASY[3:], EASY[:80], EASY + "5", "11" + EASY[2:], "", "# comment", EASY]
+    records = list(read_puzzles(lines))
+    assert [r.line for r in records] == [1, 2, 3, 4, 5, 8]
+    assert records[0].ok and records[-1].ok
+    assert "bad character 'x'" in records[1].error
+    assert "wrong length" in records[2].error and "80" in records[2].error
+    assert "wrong length" in records[3].error
+    assert records[4].error == "digit 1 repeated in row 1"
+
+
+def test_repeats_in_column_and_block_are_named():
+    column = ["."] * 81
+    column[cell_at(1, 4)] = column[cell_at(9, 4)] = "7"
+    block = ["."] * 81
+    block[cell_at(1, 1)] = block[cell_at(3, 3)] = "2"
+    assert "digit 7 repeated in column 4" == list(read_puzzles(["".join(column)]))[0].error
+    assert "digit 2 repeated in block 1" == list(read_puzzles(["".join(block)]))[0].error
+
+
+def test_incomplete_grid_is_an_error_and_does_not_swallow_the_next_line():
+    rows = [" ".join(EASY[9 * r:9 * r + 9]) for r in range(4)]
+    records = list(read_puzzles(rows + [EASY]))
+    assert records[0].error == "incomplete grid: 4 of 9 rows"
+    assert records[1].ok
+
+
+def test_parse_puzzle_raises_puzzle_error():
+    for bad in ["", "abc", EASY + "\n" + EASY]:
+        try:
+            parse_puzzle(bad)
+        except PuzzleError:
+            continue
+        raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_candidates_and_links_follow_the_definitions():
+    a, b = Candidate(5, 3, 7), Candidate(5, 1, 9)  # same digit, same block 3
+    assert a.is_linked(b) and a.block == b.block == 3
+    assert Candidate(5, 3, 7).is_linked(Candidate(4, 3, 7))  # same cell
+    assert not Candidate(5, 3, 7).is_linked(Candidate(4, 3, 8))
+    assert str(a) == "n5r3c7" and a.label == 537
+    assert all(len(peers) == 20 for peers in PEERS)
+    assert block_of(cell_at(5, 5)) == 5
+    puzzle = parse_puzzle(EASY)
+    cands = puzzle.candidates()
+    assert len(cands) == 81 - puzzle.clues
+    assert all(puzzle[p] not in digits for cell, digits in cands.items() for p in PEERS[cell])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_bytes_never_crash_the_reader(data):
+    text = data.decode("latin-1")
+    for record in read_puzzles(text.splitlines()):
+        assert record.ok or record.error
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_mutated_puzzles_give_a_puzzle_or_a_clean_error(seed, mutations):
+    rng = random.Random(seed)
+    chars = list(EASY)
+    for _ in range(mutations):
+        chars[rng.randrange(len(chars))] = rng.choice("123456789.0x| ")
+    if rng.random() < 0.3:
+        del chars[rng.randrange(len(chars))]
+    for record in read_puzzles(["".join(chars)]):
+        if record.ok:
+            assert isinstance(record.puzzle, Puzzle) and not record.puzzle.conflicts()
+        else:
+            assert record.error
