@@ -1,0 +1,210 @@
+"""Resolution steps as data: CSP variables, chain cells, subset patterns and rule applications.
+
+A :class:`Step` is one rule application of a resolution path, in the vocabulary of SPEC §4 and the
+printed notation of SPEC §6.  The rule engine produces steps; the path printer, the independent
+checker (:mod:`sudorules.checker`) and the rating read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .puzzle import Candidate, block_cells, cell_at, row_of, column_of, block_of
+
+#: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
+VARIABLE_KINDS = ("rc", "rn", "cn", "bn")
+
+
+@dataclass(frozen=True, order=True)
+class CspVariable:
+    """One of the 324 CSP variables: ``rc`` (a cell), ``rn`` (a digit in a row), ``cn``, ``bn``.
+
+    ``first`` is the row (rc, rn), the column (cn) or the block (bn); ``second`` is the column (rc)
+    or the digit (rn, cn, bn).  Printed names: ``r3c7``, ``r3n5``, ``c7n5``, ``b3n5``.
+    """
+
+    kind: str
+    first: int
+    second: int
+
+    @property
+    def name(self) -> str:
+        """The printed name of the variable."""
+        prefix = {"rc": ("r", "c"), "rn": ("r", "n"), "cn": ("c", "n"), "bn": ("b", "n")}[self.kind]
+        return f"{prefix[0]}{self.first}{prefix[1]}{self.second}"
+
+    def labels(self) -> tuple[Candidate, ...]:
+        """The nine labels (possible values) of this variable."""
+        if self.kind == "rc":
+            return tuple(Candidate(n, self.first, self.second) for n in range(1, 10))
+        if self.kind == "rn":
+            return tuple(Candidate(self.second, self.first, c) for c in range(1, 10))
+        if self.kind == "cn":
+            return tuple(Candidate(self.second, r, self.first) for r in range(1, 10))
+        return tuple(Candidate.of(self.second, cell) for cell in block_cells(self.first))
+
+    def __contains__(self, candidate: object) -> bool:
+        return isinstance(candidate, Candidate) and self in variables_of(candidate)
+
+    def element(self, candidate: Candidate) -> str:
+        """How a label of this variable is printed inside braces: digit, column, row or cell."""
+        if self.kind == "rc":
+            return f"n{candidate.digit}"
+        if self.kind == "rn":
+            return f"c{candidate.column}"
+        if self.kind == "cn":
+            return f"r{candidate.row}"
+        return f"r{candidate.row}c{candidate.column}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def variables_of(candidate: Candidate) -> tuple[CspVariable, CspVariable, CspVariable, CspVariable]:
+    """The four CSP variables a label belongs to: its rc, rn, cn and bn variables."""
+    n, r, c = candidate.digit, candidate.row, candidate.column
+    return (CspVariable("rc", r, c), CspVariable("rn", r, n), CspVariable("cn", c, n),
+            CspVariable("bn", block_of(cell_at(r, c)), n))
+
+
+@dataclass(frozen=True)
+class ChainCell:
+    """One CSP variable of a whip/braid: its left-linking and right-linking candidates.
+
+    ``right`` is None for the last cell of a whip or braid (printed ``.``).
+    """
+
+    variable: CspVariable
+    left: Candidate
+    right: Optional[Candidate]
+
+    def text(self) -> str:
+        """SudoRules' notation, e.g. ``r4n8{c9 c3}`` or ``b5n3{r4c6 .}``."""
+        right = "." if self.right is None else self.variable.element(self.right)
+        return f"{self.variable.name}{{{self.variable.element(self.left)} {right}}}"
+
+
+@dataclass(frozen=True)
+class SubsetPattern:
+    """A Subset (SPEC §3): naked, hidden or super-hidden (fish) pattern of size p.
+
+    * naked: ``unit_kind`` row/column/block, ``unit`` its index, ``cells`` the p cells, ``digits`` the p digits;
+    * hidden: same fields, printed digits first;
+    * fish: ``unit_kind`` ``rows`` or ``columns`` (the base lines), ``unit`` the digit, ``bases`` and
+      ``covers`` the base and cover line numbers.
+    """
+
+    family: str  #: "naked", "hidden" or "fish"
+    unit_kind: str
+    unit: int
+    cells: tuple[int, ...] = ()
+    digits: tuple[int, ...] = ()
+    bases: tuple[int, ...] = ()
+    covers: tuple[int, ...] = ()
+
+    @property
+    def size(self) -> int:
+        """p: 2 (pairs, x-wing), 3 (triplets, swordfish) or 4 (quads, jellyfish)."""
+        return len(self.bases) if self.family == "fish" else len(self.cells)
+
+    def text(self) -> str:
+        """The pattern part of the printed line, e.g. ``r5{c2 c3}{n3 n8}`` or ``n7{r2 r5}{c3 c8}``."""
+        if self.family == "fish":
+            base, cover = ("r", "c") if self.unit_kind == "rows" else ("c", "r")
+            return (f"n{self.unit}{{{' '.join(base + str(i) for i in self.bases)}}}"
+                    f"{{{' '.join(cover + str(i) for i in self.covers)}}}")
+        unit = {"row": "r", "column": "c", "block": "b"}[self.unit_kind] + str(self.unit)
+        if self.unit_kind == "row":
+            cells = " ".join(f"c{column_of(cell)}" for cell in self.cells)
+        elif self.unit_kind == "column":
+            cells = " ".join(f"r{row_of(cell)}" for cell in self.cells)
+        else:
+            cells = " ".join(f"r{row_of(cell)}c{column_of(cell)}" for cell in self.cells)
+        digits = " ".join(f"n{d}" for d in self.digits)
+        if self.family == "naked":
+            return f"{unit}{{{cells}}}{{{digits}}}"
+        return f"{unit}{{{digits}}}{{{cells}}}"
+
+
+SUBSET_NAMES = {2: ("pairs", "x-wing"), 3: ("triplets", "swordfish"), 4: ("quads", "jellyfish")}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule application.
+
+    ``rule`` is the printed rule family: ``naked-single``, ``hidden-single-in-a-row`` (``-column``,
+    ``-block``), ``whip``, ``braid``, ``naked-pairs-in-a-row``, ``x-wing-in-columns``, ...;
+    ``level`` is its length (0 for Singles, n for whip[n] / braid[n], p for a Subset of size p).
+    Chains carry ``chain``; Subsets carry ``subset``; Singles carry one ``assertions`` entry.
+    """
+
+    rule: str
+    level: int
+    eliminations: tuple[Candidate, ...] = ()
+    assertions: tuple[Candidate, ...] = ()
+    chain: tuple[ChainCell, ...] = ()
+    subset: Optional[SubsetPattern] = None
+
+    @property
+    def is_chain(self) -> bool:
+        """True for whips, braids and other chain rules."""
+        return bool(self.chain)
+
+    def text(self) -> str:
+        """The printed line, in SudoRules' notation (SPEC §6)."""
+        if self.assertions and not self.eliminations:
+            return f"{self.rule} ==> " + ", ".join(_assertion(c) for c in self.assertions)
+        targets = ", ".join(_elimination(c) for c in self.eliminations)
+        if self.chain:
+            body = " - ".join(cell.text() for cell in self.chain)
+            return f"{self.rule}[{self.level}]: {body} ==> {targets}"
+        if self.subset is not None:
+            return f"{self.rule}: {self.subset.text()} ==> {targets}"
+        return f"{self.rule} ==> {targets}"
+
+
+def _elimination(candidate: Candidate) -> str:
+    return f"r{candidate.row}c{candidate.column}\u2260{candidate.digit}"
+
+
+def _assertion(candidate: Candidate) -> str:
+    return f"r{candidate.row}c{candidate.column}={candidate.digit}"
+
+
+@dataclass
+class Resolution:
+    """The outcome of running a theory on a puzzle.
+
+    ``status`` is ``solved``, ``not-solved`` (the theory is too weak: the final state still has
+    candidates), ``contradiction`` (some CSP variable lost all its candidates: invalid puzzle) or
+    ``timeout``.  ``rating`` is the largest step level when solved, else None.
+    ``values`` holds the 81 decided digits (0 where undecided) and ``candidates`` the remaining
+    candidates of each undecided cell.
+    """
+
+    puzzle: object
+    theory: str
+    max_length: int
+    steps: list[Step] = field(default_factory=list)
+    status: str = "not-solved"
+    values: tuple[int, ...] = ()
+    candidates: dict[int, frozenset[int]] = field(default_factory=dict)
+    candidates_after_singles: Optional[int] = None  #: candidates when BRT first stops (0 if solved by it)
+    links_after_singles: Optional[int] = None  #: csp-links at that point (SPEC §6.3)
+    candidates_after_whips1: Optional[int] = None  #: candidates when BRT + whips[1] first stop (0 if solved)
+    seconds: float = 0.0
+    contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
+
+    @property
+    def solved(self) -> bool:
+        """True when every cell was decided."""
+        return self.status == "solved"
+
+    @property
+    def rating(self) -> Optional[int]:
+        """The hardest step's level when solved (0 when Singles suffice), else None."""
+        if not self.solved:
+            return None
+        return max((step.level for step in self.steps), default=0)
