@@ -219,9 +219,8 @@ class Puzzle:
 
 
 def format_grid(cells: Sequence[str]) -> str:
-    """Pretty-print 81 cell texts as a grid, each column padded to its band's widest cell."""
-    widths = [max(len(cells[cell_at(r, c)]) for r in ROWS for c in range(3 * b + 1, 3 * b + 4))
-              for b in range(3)]
+    """Pretty-print 81 cell texts as a grid, every cell padded to the widest one (SudoRules' layout)."""
+    widths = [max(len(text) for text in cells)] * 3
     border = "+" + "+".join("-" * (3 * w + 4) for w in widths) + "+"
     lines = [border]
     for r in ROWS:
