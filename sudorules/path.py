@@ -1,0 +1,94 @@
+"""Printing a resolution path the way SudoRules prints it (SPEC §6.3), from a :class:`Resolution`.
+
+The intermediate resolution states ("after Singles", "after Singles and whips[1]") are recomputed by
+replaying the steps on a plain :class:`ResolutionState`, so the printer needs nothing from the engine
+but the steps.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from .puzzle import Puzzle, format_grid
+from .state import ResolutionState
+from .steps import Resolution, Step
+
+RATING_PREFIX = {"whip": "W", "braid": "B"}
+
+
+def density(candidates: int, links: int) -> float:
+    """SudoRules' link density in percent: 200·L / (K·(K−1)), rounded to 2 decimals."""
+    if candidates < 2:
+        return 0.0
+    return round(200.0 * links / (candidates * (candidates - 1)), 2)
+
+
+def most_complex_rule(resolution: Resolution) -> str:
+    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``, ``HS``."""
+    steps = resolution.steps
+    if not steps:
+        return "BRT"
+    hardest = max(step.level for step in steps)
+    if hardest == 0:
+        return "HS" if any(s.rule.startswith("hidden-single") for s in steps) else "NS"
+    families = {s.rule for s in steps if s.level == hardest}
+    if "braid" in families:
+        return f"B[{hardest}]"
+    if "whip" in families:
+        return f"W[{hardest}]"
+    return f"S[{hardest}]"
+
+
+def _apply(state: ResolutionState, step: Step) -> None:
+    state.eliminate_all(step.eliminations)
+    for candidate in step.assertions:
+        state.assert_value(candidate)
+
+
+def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None) -> Iterator[str]:
+    """The lines of the printed path: puzzle, counts, steps with the intermediate states, the end."""
+    puzzle = puzzle if puzzle is not None else resolution.puzzle
+    state = ResolutionState(puzzle)
+    yield str(puzzle)
+    yield f"{puzzle.clues} givens, {state.candidate_count()} candidates"
+    singles_done = whips1_done = False
+    for step in resolution.steps:
+        if not singles_done and step.level >= 1:
+            singles_done = True
+            candidates, links = state.candidate_count(), state.csp_link_count()
+            yield "Resolution state after Singles:"
+            yield from state.grid_text().splitlines()
+            yield f"{candidates} candidates, {links} csp-links and {links} links. Density = {density(candidates, links):.2f}%"
+            yield "Starting non trivial part of solution."
+        if not whips1_done and step.level >= 2:
+            whips1_done = True
+            yield ""
+            yield "Resolution state after Singles and whips[1]:"
+            yield from state.grid_text().splitlines()
+            yield f"{state.candidate_count()} candidates."
+            yield ""
+        yield step.text()
+        _apply(state, step)
+    yield from _ending(resolution, state)
+
+
+def _ending(resolution: Resolution, state: ResolutionState) -> Iterator[str]:
+    theory = resolution.theory
+    if resolution.status == "solved":
+        yield f"PUZZLE 0 IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}"
+        yield format_grid([str(v) for v in state.values])
+        yield f"{theory} = {resolution.rating}"
+    elif resolution.status == "contradiction":
+        yield f"PUZZLE 0 HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
+    else:
+        if resolution.status == "timeout":
+            yield f"TIME LIMIT REACHED after {resolution.seconds:.2f}s."
+        yield f"PUZZLE 0 IS NOT SOLVED. {state.missing_values()} VALUES MISSING."
+        yield "Final resolution state:"
+        yield from state.grid_text().splitlines()
+        yield f"{state.candidate_count()} candidates."
+
+
+def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None) -> str:
+    """The whole printed path as one string (lines joined by newlines, final newline included)."""
+    return "\n".join(path_lines(resolution, puzzle)) + "\n"

@@ -1,0 +1,183 @@
+"""An ordered pool of long-lived worker processes that survives its workers.
+
+Each worker builds its per-process state once (for rating: the rule engines) and then handles one
+task at a time.  The pool yields results in task order.  A worker that dies (a crash, the memory
+limit) or overruns the hard time limit is killed and replaced; its task gets a failure result built
+by the caller's ``on_failure`` and the batch goes on.
+
+Why not ``multiprocessing.Pool`` or ``concurrent.futures``: the first hangs when a worker dies and the
+second breaks the whole executor; neither lets us kill one stuck task and carry on.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from collections import deque
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+#: A worker factory: called once in each worker process with the pool's ``init_args``; returns the
+#: function that handles one task.
+WorkerFactory = Callable[..., Callable[[Any], Any]]
+
+
+def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, memory_limit: Optional[int]) -> None:
+    if memory_limit:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    handle = factory(*init_args)
+    conn.send(("ready", None))
+    while True:
+        task = conn.recv()
+        if task is None:
+            return
+        index, payload = task
+        try:
+            result = ("ok", handle(payload))
+        except MemoryError:
+            result = ("memory", None)
+        except Exception as error:  # reported to the parent, which records it and goes on
+            result = ("error", f"{type(error).__name__}: {error}")
+        conn.send((index, result))
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    task: Optional[tuple[int, Any]] = None
+    started: float = 0.0
+    ready: bool = False
+
+
+def _context():
+    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+
+
+class OrderedPool:
+    """Run ``handle(payload)`` for each ``(index, payload)`` task on ``jobs`` worker processes.
+
+    ``on_failure(payload, kind, detail)`` builds the result of a task whose worker failed, with kind
+    ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError or death under a
+    memory limit), ``crashed`` (the worker died) or ``error`` (an exception; detail is its text).
+    """
+
+    def __init__(self, factory: WorkerFactory, init_args: tuple = (), jobs: int = 1,
+                 on_failure: Callable[[Any, str, str], Any] = lambda payload, kind, detail: None,
+                 task_timeout: Optional[float] = None, memory_limit: Optional[int] = None,
+                 lookahead: int = 256):
+        self.factory, self.init_args = factory, init_args
+        self.jobs = max(1, jobs)
+        self.on_failure = on_failure
+        self.task_timeout = task_timeout
+        self.memory_limit = memory_limit
+        self.lookahead = max(lookahead, self.jobs)
+        self.replaced = 0  #: workers replaced after a failure
+        self._ctx = _context()
+        self._workers: list[_Worker] = []
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(target=_worker_main, args=(child, self.factory, self.init_args, self.memory_limit),
+                                    daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def _retire(self, worker: _Worker) -> None:
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join()
+        worker.conn.close()
+
+    def imap(self, tasks: Iterable[tuple[int, Any]]) -> Iterator[Any]:
+        """Yield the results of ``tasks`` in their order (tasks are ``(index, payload)``, indexes increasing)."""
+        pending = iter(tasks)
+        order: deque[int] = deque()  # indexes handed out and not yet yielded, in task order
+        retry: list[tuple[int, Any]] = []  # tasks whose worker died before receiving them
+        results: dict[int, Any] = {}
+        self._workers = [self._spawn() for _ in range(self.jobs)]
+        try:
+            while True:
+                for worker in self._workers:
+                    if worker.ready and worker.task is None and len(order) < self.lookahead:
+                        task = retry.pop() if retry else next(pending, None)
+                        if task is None:
+                            break
+                        if task[0] not in order:
+                            order.append(task[0])
+                        worker.task, worker.started = task, time.monotonic()
+                        try:
+                            worker.conn.send(task)
+                        except (BrokenPipeError, OSError):  # died while idle: replaced below
+                            retry.append(task)
+                            worker.task = None
+                while order and order[0] in results:
+                    yield results.pop(order.popleft())
+                if not order and not retry and all(w.task is None for w in self._workers):
+                    task = next(pending, None)
+                    if task is None:
+                        return
+                    retry.append(task)
+                    continue
+                self._step(results, retry)
+        finally:
+            self.close()
+
+    def _step(self, results: dict[int, Any], retry: list[tuple[int, Any]]) -> None:
+        """Wait for messages or deaths, record results, kill overdue workers and replace dead ones."""
+        ready = wait([w.conn for w in self._workers] + [w.process.sentinel for w in self._workers], timeout=0.5)
+        now = time.monotonic()
+        for i, worker in enumerate(self._workers):
+            if worker.conn in ready:
+                try:
+                    message = worker.conn.recv()
+                except (EOFError, OSError):
+                    message = None
+                if message is not None:
+                    if message[0] == "ready":
+                        worker.ready = True
+                    else:
+                        index, (kind, value) = message
+                        results[index] = value if kind == "ok" else self.on_failure(worker.task[1], kind, value or "")
+                        worker.task = None
+                    continue
+            failure = None
+            if not worker.process.is_alive():
+                failure = ("memory" if self.memory_limit else "crashed",
+                           f"worker exited with status {worker.process.exitcode}")
+            elif worker.task is not None and self.task_timeout and now - worker.started > self.task_timeout:
+                failure = ("timeout", f"killed after {now - worker.started:.1f}s")
+            if failure is None:
+                continue
+            if not worker.ready:
+                raise RuntimeError(f"a worker failed while starting: {failure[1]}")
+            if worker.task is not None:
+                results[worker.task[0]] = self.on_failure(worker.task[1], *failure)
+            self._retire(worker)
+            self._workers[i] = self._spawn()
+            self.replaced += 1
+
+    def close(self) -> None:
+        """Stop every worker."""
+        for worker in self._workers:
+            try:
+                worker.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self._workers:
+            worker.process.join(timeout=2)
+            self._retire(worker)
+        self._workers = []
+
+
+def cpu_count() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

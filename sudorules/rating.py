@@ -1,0 +1,85 @@
+"""Rating puzzles: the W rating (whips) and the B rating (braids) of one puzzle record.
+
+A :class:`Rater` holds one rule engine per requested rating, so the rules are loaded once per process
+and reused for every puzzle.  :func:`rate_record` turns one input record into one output row.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from .reader import PuzzleRecord
+from .validation import uniqueness_problem
+
+#: The ratings we compute and the engine theory that gives each.
+RATING_THEORIES = {"W": "W", "B": "B"}
+
+#: Row statuses, from best to worst: the row's status is the worst over its ratings.
+STATUSES = ("solved", "not-solved", "timeout", "memory", "crashed", "invalid")
+
+
+@dataclass
+class RatingRow:
+    """One output row: the puzzle, its clue count, each requested rating (None if not obtained)."""
+
+    puzzle: str
+    clues: Optional[int]
+    ratings: dict[str, Optional[int]] = field(default_factory=dict)
+    status: str = "solved"
+    seconds: float = 0.0
+    error: str = ""
+
+    def values(self, ratings: Sequence[str]) -> list[str]:
+        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, error``."""
+        cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
+        cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
+        return cells + [self.status, f"{self.seconds:.3f}", self.error]
+
+
+def header(ratings: Sequence[str]) -> list[str]:
+    """The CSV header for the requested ratings."""
+    return ["puzzle", "clues", *ratings, "status", "seconds", "error"]
+
+
+def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,
+               error: str = "", seconds: float = 0.0) -> RatingRow:
+    """A row for a puzzle that could not be rated (invalid, timeout, memory, crashed)."""
+    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error)
+
+
+class Rater:
+    """Rates puzzles with a fixed set of ratings; loads each theory's rules once."""
+
+    def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
+                 time_limit: Optional[float] = None):
+        from .engine import Engine
+
+        unknown = [r for r in ratings if r not in RATING_THEORIES]
+        if unknown:
+            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(RATING_THEORIES)}")
+        self.ratings = tuple(ratings)
+        self.time_limit = time_limit
+        self.engines = {r: Engine(theory=RATING_THEORIES[r], max_length=max_length) for r in self.ratings}
+
+    def rate(self, record: PuzzleRecord) -> RatingRow:
+        """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
+        started = time.perf_counter()
+        if record.puzzle is None:
+            return failed_row(record.text.strip(), None, self.ratings, "invalid",
+                              f"line {record.line}: {record.error}")
+        puzzle = record.puzzle
+        reason, _ = uniqueness_problem(puzzle)
+        if reason is not None:
+            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", reason,
+                              time.perf_counter() - started)
+        row = RatingRow(str(puzzle), puzzle.clues)
+        statuses = []
+        for name, engine in self.engines.items():
+            resolution = engine.solve(puzzle, time_limit=self.time_limit)
+            row.ratings[name] = resolution.rating
+            statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")
+        row.status = max(statuses, key=STATUSES.index)
+        row.seconds = time.perf_counter() - started
+        return row

@@ -1,0 +1,47 @@
+"""The ordered worker pool: order kept, per-process state built once, failures isolated."""
+
+import os
+import time
+
+from sudorules.pool import OrderedPool
+
+
+def _factory(offset):
+    pid = os.getpid()
+
+    def handle(payload):
+        if payload == "crash":
+            os._exit(3)
+        if payload == "hang":
+            time.sleep(60)
+        if payload == "raise":
+            raise ValueError("bad payload")
+        if payload == "memory":
+            raise MemoryError
+        return (payload + offset, pid)
+
+    return handle
+
+
+def _failure(payload, kind, detail):
+    return (kind, detail)
+
+
+def test_results_come_in_task_order_from_several_workers():
+    pool = OrderedPool(_factory, (100,), jobs=2, on_failure=_failure)
+    results = list(pool.imap(enumerate(range(50))))
+    assert [r[0] for r in results] == [100 + i for i in range(50)]
+    assert len({r[1] for r in results}) == 2  # both workers took part, each built its state once
+
+
+def test_failures_are_recorded_and_the_batch_goes_on():
+    payloads = [1, "crash", 2, "hang", 3, "raise", 4, "memory", 5]
+    pool = OrderedPool(_factory, (0,), jobs=2, on_failure=_failure, task_timeout=1.0)
+    results = list(pool.imap(enumerate(payloads)))
+    assert [r[0] for r in results] == [1, "crashed", 2, "timeout", 3, "error", 4, "memory", 5]
+    assert "bad payload" in results[5][1]
+    assert pool.replaced == 2  # the crashed and the hung workers
+
+
+def test_empty_input_gives_nothing():
+    assert list(OrderedPool(_factory, (0,), jobs=2).imap([])) == []
