@@ -11,3 +11,5 @@ def main() -> None:
 
 # Each command module registers itself on `main` when imported.
 from . import check  # noqa: E402,F401
+from . import stats_cmd  # noqa: E402,F401
+from . import compare_cmd  # noqa: E402,F401

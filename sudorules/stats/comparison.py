@@ -1,0 +1,51 @@
+"""Comparing two ratings of the same puzzles (e.g. W and B: 002 §VI.B finds 20 in 10,000 that differ).
+
+Only rows where both ratings are present count.  The unbiased share of differences weights every
+puzzle by cf(clues), like every other unbiased figure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .correction import correction_weight
+from .loading import Collection
+
+
+def compare_ratings(collection: Collection, first: str, second: str) -> dict:
+    """Cross-table, differing puzzles and raw / unbiased share of differences of two ratings.
+
+    Returns plain types: ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without
+    clue counts), ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the
+    second, ``counts``) and ``differences`` (``line``, ``puzzle``, both values, in input order).
+    """
+    a, b = collection.values(first), collection.values(second)
+    both = a.notna() & b.notna()
+    cross = pd.crosstab(a[both].astype(_kind(a[both])), b[both].astype(_kind(b[both])),
+                        rownames=[first], colnames=[second])
+    differ = both & (a != b)
+    listed = collection.frame[differ]
+    rows = [{"line": int(row["line"]), "puzzle": row.get("puzzle") if isinstance(row.get("puzzle"), str) else None,
+             first: _plain(a[index]), second: _plain(b[index])} for index, row in listed.iterrows()]
+    result = {"first": first, "second": second, "compared": int(both.sum()), "differ": int(differ.sum()),
+              "raw_percent": 100 * differ.sum() / both.sum() if both.any() else math.nan,
+              "unbiased_percent": None,
+              "cross_table": {"rows": [_plain(v) for v in cross.index], "columns": [_plain(v) for v in cross.columns],
+                              "counts": cross.to_numpy().tolist()},
+              "differences": rows}
+    if collection.has_clues:
+        clues = collection.clues()[both].dropna()
+        weights = clues.astype(int).map(correction_weight)
+        result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
+    result["raw_percent"] = float(result["raw_percent"])
+    return result
+
+
+def _kind(values: pd.Series) -> type:
+    return int if bool((values == values.round()).all()) else float
+
+
+def _plain(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)

@@ -1,0 +1,118 @@
+"""All the statistics of a collection as one plain dictionary (the ``--json`` output, stable keys).
+
+Keys: ``rows``, ``status`` (rows per status), ``excluded_rows`` (status other than solved: left out
+of the ratings' statistics), ``unbiased`` (whether controlled-bias corrections were applied),
+``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments), ``per_clue`` (per
+column, per clue count: ``on``, ``mean``, ``sd``), ``clue_distribution``, ``level_distributions``,
+``correlation`` (``columns``, ``log``, ``raw`` and ``unbiased`` matrices), ``mean_distance`` and
+``minimals`` (null without a tries column).  Missing numbers are null.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import pandas as pd
+
+from .correction import correction_factor
+from .correlation import correlation_matrix, log_transform, mean_distances
+from .distributions import clue_distribution, is_discrete, level_distribution
+from .loading import CLUES, Collection, StatsInputError
+from .minimals import minimals_per_grid
+from .moments import per_clue_table, plain_moments, weighted_moments
+
+
+def build_report(collection: Collection, unbiased: bool = True, log_columns: Sequence[str] = ()) -> dict:
+    """Compute every statistic of the issue-5 list for ``collection``.
+
+    ``unbiased`` adds the controlled-bias corrected figures (needs the clue count); ``log_columns``
+    are correlated through their natural logarithm.
+    """
+    if unbiased and not collection.has_clues:
+        raise StatsInputError("unbiased statistics need the clue count: give a puzzle file, a CSV with a "
+                              "clues or puzzle column, or --column clues=FILE (or use --raw)")
+    names = collection.stat_columns()
+    for name in log_columns:
+        if name not in names:
+            raise StatsInputError(f"--log {name}: unknown column (numeric columns: {', '.join(names) or 'none'})")
+    clues = collection.clues() if collection.has_clues else None
+    report: dict = {"rows": int(len(collection.frame)), "status": collection.status_counts(),
+                    "excluded_rows": collection.excluded_rows(), "unbiased": unbiased,
+                    "columns": {}, "per_clue": {}, "clue_distribution": None,
+                    "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
+    for name in names:
+        values = collection.values(name)
+        entry = {"count": int(values.notna().sum()), "missing": int(values.isna().sum())}
+        if clues is not None:
+            table = per_clue_table(clues, values)
+            entry["raw"] = weighted_moments(table, False, name == CLUES)
+            entry["unbiased"] = weighted_moments(table, True, name == CLUES) if unbiased else None
+            report["per_clue"][name] = _records(table, "clues")
+        else:
+            entry["raw"], entry["unbiased"] = plain_moments(values), None
+        report["columns"][name] = entry
+    if clues is not None:
+        distribution = clue_distribution(clues)
+        distribution["cf_exact"] = [str(correction_factor(n)) for n in distribution.index]
+        if not unbiased:
+            distribution = distribution[["on", "raw_percent"]]
+        report["clue_distribution"] = _records(distribution, "clues")
+    for name in collection.value_columns:
+        values = collection.values(name)
+        if is_discrete(values):
+            table = level_distribution(values, clues if unbiased else None)
+            report["level_distributions"][name] = _records(table, "level")
+    _add_correlations(report, collection, names, log_columns, unbiased)
+    if collection.has_tries and clues is not None:
+        report["minimals"] = _minimals(collection)
+    return _clean(report)
+
+
+def _add_correlations(report: dict, collection: Collection, names: list[str], log_columns: Sequence[str],
+                      unbiased: bool) -> None:
+    if len(names) < 2:
+        return
+    columns = {name: (log_transform(name, collection.values(name)) if name in log_columns
+                      else collection.values(name)) for name in names}
+    weights = collection.clues().map(lambda n: math.nan if pd.isna(n) else float(correction_factor(int(n)))) \
+        if unbiased else None
+    ratings = [name for name in names if name != CLUES]
+    raw = correlation_matrix(columns)
+    report["correlation"] = {"columns": names, "log": list(log_columns), "raw": raw.values.tolist(),
+                             "unbiased": correlation_matrix(columns, weights).values.tolist() if unbiased else None}
+    if len(ratings) >= 2:
+        unbiased_distances = None
+        if unbiased:
+            unbiased_distances = mean_distances(pd.DataFrame(report["correlation"]["unbiased"], index=names,
+                                                             columns=names), ratings)
+        report["mean_distance"] = {"raw": mean_distances(raw, ratings), "unbiased": unbiased_distances}
+
+
+def _minimals(collection: Collection) -> dict:
+    rows = collection.clues().notna()
+    missing = int((rows & collection.frame["tries"].isna()).sum())
+    if missing:
+        return {"note": f"tries missing on {missing} puzzles: numbers of minimals not estimated"}
+    table, total = minimals_per_grid(collection.clues(), collection.frame["tries"].fillna(0))
+    return {**total, "per_clue": _records(table, "clues")}
+
+
+def _records(table: pd.DataFrame, key: str) -> list[dict]:
+    records = table.rename_axis(key).reset_index().to_dict("records")
+    for record in records:
+        record[key] = int(record[key])
+    return records
+
+
+def _clean(value):
+    """Plain JSON types: numpy numbers to Python, NaN to None."""
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value

@@ -1,0 +1,133 @@
+"""Text tables of a :func:`~sudorules.stats.report.build_report` dictionary (the default output)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pandas as pd
+
+
+def _number(value: Optional[float], digits: int = 4) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, (int, str)):
+        return str(value)
+    if value != 0 and (abs(value) < 10 ** -(digits - 1) or abs(value) >= 1e5):
+        return f"{value:.{digits}g}"
+    return f"{value:.{digits}f}"
+
+
+def _table(records: list[dict], columns: dict[str, str], digits: int = 4) -> str:
+    """Right-aligned text table of ``records``; ``columns`` maps record keys to headers."""
+    frame = pd.DataFrame([{header: _number(record.get(key), digits) for key, header in columns.items()}
+                          for record in records])
+    return frame.to_string(index=False) if not frame.empty else "(none)"
+
+
+def _moments_section(report: dict) -> str:
+    records = []
+    for name, entry in report["columns"].items():
+        record = {"column": name, "count": entry["count"], "missing": entry["missing"]}
+        for kind in ("raw", "unbiased"):
+            moments = entry.get(kind) or {}
+            record.update({f"{kind}_{k}": moments.get(k) for k in ("mean", "sd", "sd_mixture")})
+        records.append(record)
+    columns = {"column": "column", "count": "count", "missing": "missing", "raw_mean": "raw mean",
+               "raw_sd": "raw sd", "raw_sd_mixture": "raw sd(mix)"}
+    if report["unbiased"]:
+        columns.update({"unbiased_mean": "unbiased mean", "unbiased_sd": "unbiased sd",
+                        "unbiased_sd_mixture": "unbiased sd(mix)"})
+    frame = pd.DataFrame([{h: (r[k] if k == "column" else _number(r[k])) for k, h in columns.items()}
+                          for r in records])
+    return ("Means and standard deviations (000 §1.3: sd = sqrt(Σ w·sd(X,n)²/Σ w), within clue classes; "
+            "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
+
+
+def format_report(report: dict, by_clues: bool = False) -> str:
+    """All sections of the report as text tables; per-clue tables only with ``by_clues``."""
+    status = ", ".join(f"{k} {v}" for k, v in report["status"].items()) or "no status column"
+    parts = [f"{report['rows']} puzzles ({status}; {report['excluded_rows']} rows with a status other "
+             "than solved left out of the ratings' statistics)",
+             _moments_section(report)]
+    if report["clue_distribution"]:
+        columns = {"clues": "clues", "on": "on(n)", "raw_percent": "raw %"}
+        if report["unbiased"]:
+            columns.update({"cf_exact": "cf(n)", "unbiased_percent": "unbiased %",
+                            "unbiased_percent_sd": "± sd"})
+        parts.append("Clue distribution (002 Table 4; unbiased % = on(n)·cf(n) normalised, "
+                     "sd = unbiased %/sqrt(on(n)))\n" + _table(report["clue_distribution"], columns))
+    for name, records in report["level_distributions"].items():
+        columns = {"level": "level", "count": "count", "raw_percent": "raw %"}
+        if report["unbiased"]:
+            columns["unbiased_percent"] = "unbiased %"
+        parts.append(f"Distribution of {name} by level (002 Table 3; unbiased ∝ Σn cf(n)·count)\n"
+                     + _table(records, columns, 3))
+    parts.extend(_correlation_sections(report))
+    if by_clues:
+        for name, records in report["per_clue"].items():
+            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n))\n"
+                         + _table(records, {"clues": "clues", "on": "on(n)", "mean": "E", "sd": "sd"}))
+    parts.extend(_minimals_section(report))
+    return "\n\n".join(parts) + "\n"
+
+
+def _correlation_sections(report: dict) -> list[str]:
+    correlation = report["correlation"]
+    if not correlation:
+        return []
+    names = [f"log({n})" if n in correlation["log"] else n for n in correlation["columns"]]
+    parts = []
+    for kind in ("raw", "unbiased"):
+        if correlation.get(kind) is None:
+            continue
+        frame = pd.DataFrame(correlation[kind], index=names, columns=names).map(
+            lambda v: "-" if v is None else f"{v:.4f}")
+        parts.append(f"Correlation ({kind}; Pearson, 003 §1.2"
+                     + (", each puzzle weighted by cf(clues)" if kind == "unbiased" else "") + ")\n"
+                     + frame.to_string())
+    distances = report["mean_distance"]
+    if distances:
+        records = [{"rating": name, "raw": value,
+                    "unbiased": (distances.get("unbiased") or {}).get(name)}
+                   for name, value in distances["raw"].items()]
+        columns = {"rating": "rating", "raw": "raw"}
+        if distances.get("unbiased"):
+            columns["unbiased"] = "unbiased"
+        frame = pd.DataFrame([{h: (r[k] if k == "rating" else _number(r[k])) for k, h in columns.items()}
+                              for r in records])
+        parts.append("Mean distance to the other ratings (003 §1.3: sqrt(2·(1 - mean r)))\n"
+                     + frame.to_string(index=False))
+    return parts
+
+
+def _minimals_section(report: dict) -> list[str]:
+    minimals = report["minimals"]
+    if not minimals:
+        return []
+    if "note" in minimals:
+        return [f"Numbers of minimals: {minimals['note']}"]
+    total = {"clues": "all", "per_grid": minimals["per_grid"], "relative_error": minimals["relative_error"]}
+    records = [{**r, "relative_error": 100 * r["relative_error"]} for r in minimals["per_clue"]]
+    records.append({**total, "relative_error": 100 * total["relative_error"]})
+    table = _table(records, {"clues": "clues", "on": "on(n)", "per_grid": "minimals per grid",
+                             "relative_error": "rel. error %", "tries_per_minimal": "tries per minimal"}, 5)
+    return [f"Minimal puzzles per complete grid (000 §2.1.5: on(n)·C(81,n)/T, T = {minimals['total_tries']:.6g} "
+            "tries; error 1/sqrt(on(n)))\n" + table]
+
+
+def format_comparison(result: dict) -> str:
+    """Cross-table, share of differences and the list of differing puzzles, as text."""
+    first, second = result["first"], result["second"]
+    cross = result["cross_table"]
+    frame = pd.DataFrame(cross["counts"], index=pd.Index(cross["rows"], name=f"{first} \\ {second}"),
+                         columns=cross["columns"])
+    share = f"{_number(result['raw_percent'], 3)} %"
+    if result["unbiased_percent"] is not None:
+        share += f"; unbiased {_number(result['unbiased_percent'], 3)} %"
+    lines = [f"Cross-table of {first} (rows) and {second} (columns) on {result['compared']} puzzles "
+             "with both ratings", frame.to_string(), "",
+             f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
+    if result["differences"]:
+        lines.append(_table(result["differences"], {"line": "line", "puzzle": "puzzle", first: first,
+                                                    second: second}, 3))
+    return "\n".join(lines) + "\n"
