@@ -6,6 +6,7 @@ import click
 
 from ..batch import BatchError, rate_file
 from ..rating import RATING_THEORIES
+from . import main
 
 
 def _ratings(_ctx, _param, value: str) -> tuple[str, ...]:
@@ -16,7 +17,7 @@ def _ratings(_ctx, _param, value: str) -> tuple[str, ...]:
     return names
 
 
-@click.command()
+@main.command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
               help="Ratings to compute, comma-separated: W (whips), B (braids).")

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..path import format_path
+from . import main
 from ..reader import records_from_argument
 from ..validation import uniqueness_problem
 
@@ -16,7 +17,7 @@ EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT = 1, 3, 4
 THEORIES = ["W", "B", "SW", "BRT"]
 
 
-@click.command()
+@main.command()
 @click.argument("source", metavar="PUZZLE|FILE|-")
 @click.option("--theory", type=click.Choice(THEORIES), default="W", show_default=True,
               help="W: Singles + whips; B: + braids; SW: Subsets + whips; BRT: Singles only.")
