@@ -1,0 +1,199 @@
+/*
+ * sudorules._core: the CPython binding of the compiled core (core.h).
+ *
+ * Grids travel as bytes-like objects through the buffer protocol (no numpy headers needed): one
+ * grid is 81 bytes (0 empty, 1..9), a batch is N*81 contiguous bytes (a C-contiguous (N, 81) uint8
+ * array).  Batch functions write into output buffers the caller allocates, and release the GIL for
+ * the whole batch.  Argument checking beyond sizes (dtype, shape, values) is done by sudorules.core.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "core.h"
+
+/* Borrow a contiguous buffer; `writable` for outputs. */
+static int get_buffer(PyObject *obj, Py_buffer *view, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Format(PyExc_TypeError, "%s must be a %scontiguous bytes-like object", name,
+                     writable ? "writable " : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int get_grid(PyObject *obj, Py_buffer *view)
+{
+    if (get_buffer(obj, view, 0, "grid") < 0) return -1;
+    if (view->len != 81) {
+        PyErr_Format(PyExc_ValueError, "grid must be 81 bytes, got %zd", view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *py_count_solutions(PyObject *self, PyObject *args)
+{
+    PyObject *obj;
+    int limit = 2;
+    if (!PyArg_ParseTuple(args, "O|i:count_solutions", &obj, &limit)) return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %d", limit);
+    Py_buffer view;
+    if (get_grid(obj, &view) < 0) return NULL;
+    uint8_t solution[81];
+    int count = sr_count_solutions((const uint8_t *)view.buf, limit, solution);
+    PyBuffer_Release(&view);
+    if (count == 0) return Py_BuildValue("(iO)", 0, Py_None);
+    return Py_BuildValue("(iy#)", count, (const char *)solution, (Py_ssize_t)81);
+}
+
+static PyObject *py_is_minimal(PyObject *self, PyObject *obj)
+{
+    Py_buffer view;
+    if (get_grid(obj, &view) < 0) return NULL;
+    int minimal = sr_is_minimal((const uint8_t *)view.buf);
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(minimal);
+}
+
+static int get_seed(PyObject *obj, uint64_t *seed)
+{
+    unsigned long long value = PyLong_AsUnsignedLongLongMask(obj);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *seed = (uint64_t)value;
+    return 0;
+}
+
+static PyObject *py_random_grid(PyObject *self, PyObject *obj)
+{
+    uint64_t seed;
+    if (get_seed(obj, &seed) < 0) return NULL;
+    sr_rng rng;
+    sr_rng_seed(&rng, seed);
+    uint8_t grid[81];
+    sr_random_grid(&rng, grid);
+    return PyBytes_FromStringAndSize((const char *)grid, 81);
+}
+
+/* count_solutions_batch(grids, limit, counts_out, solutions_out): counts_out holds N int32,
+ * solutions_out N*81 bytes (the first solution of each grid; zeros when there is none). */
+static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
+{
+    PyObject *in_obj, *counts_obj, *solutions_obj;
+    int limit;
+    if (!PyArg_ParseTuple(args, "OiOO:count_solutions_batch", &in_obj, &limit, &counts_obj,
+                          &solutions_obj))
+        return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %d", limit);
+    Py_buffer in, counts, solutions;
+    if (get_buffer(in_obj, &in, 0, "grids") < 0) return NULL;
+    if (get_buffer(counts_obj, &counts, 1, "counts") < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    if (get_buffer(solutions_obj, &solutions, 1, "solutions") < 0) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&counts);
+        return NULL;
+    }
+    Py_ssize_t n = in.len / 81;
+    PyObject *result = NULL;
+    if (in.len % 81 || counts.len != n * (Py_ssize_t)sizeof(int32_t) || solutions.len != in.len) {
+        PyErr_SetString(PyExc_ValueError,
+                        "count_solutions_batch: grids must be N*81 bytes, counts N int32, "
+                        "solutions N*81 bytes");
+    } else {
+        const uint8_t *grids = (const uint8_t *)in.buf;
+        int32_t *out = (int32_t *)counts.buf;
+        uint8_t *sol = (uint8_t *)solutions.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            int c = sr_count_solutions(grids + 81 * i, limit, sol + 81 * i);
+            if (c == 0) memset(sol + 81 * i, 0, 81);
+            out[i] = c;
+        }
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&solutions);
+    return result;
+}
+
+/* is_minimal_batch(grids, out): out holds N bytes, 1 for a minimal puzzle, else 0. */
+static PyObject *py_is_minimal_batch(PyObject *self, PyObject *args)
+{
+    PyObject *in_obj, *out_obj;
+    if (!PyArg_ParseTuple(args, "OO:is_minimal_batch", &in_obj, &out_obj)) return NULL;
+    Py_buffer in, out;
+    if (get_buffer(in_obj, &in, 0, "grids") < 0) return NULL;
+    if (get_buffer(out_obj, &out, 1, "out") < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    Py_ssize_t n = in.len / 81;
+    PyObject *result = NULL;
+    if (in.len % 81 || out.len != n) {
+        PyErr_SetString(PyExc_ValueError, "is_minimal_batch: grids must be N*81 bytes, out N bytes");
+    } else {
+        const uint8_t *grids = (const uint8_t *)in.buf;
+        uint8_t *flags = (uint8_t *)out.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; ++i) flags[i] = (uint8_t)sr_is_minimal(grids + 81 * i);
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* random_grids_into(out, seed): fill out (N*81 bytes) with N random grids from one generator
+ * seeded with `seed`; random_grid(seed) is the first of them. */
+static PyObject *py_random_grids_into(PyObject *self, PyObject *args)
+{
+    PyObject *out_obj, *seed_obj;
+    if (!PyArg_ParseTuple(args, "OO:random_grids_into", &out_obj, &seed_obj)) return NULL;
+    uint64_t seed;
+    if (get_seed(seed_obj, &seed) < 0) return NULL;
+    Py_buffer out;
+    if (get_buffer(out_obj, &out, 1, "out") < 0) return NULL;
+    if (out.len % 81) {
+        PyBuffer_Release(&out);
+        return PyErr_Format(PyExc_ValueError, "random_grids_into: out must be N*81 bytes");
+    }
+    Py_ssize_t n = out.len / 81;
+    uint8_t *grids = (uint8_t *)out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    sr_rng rng;
+    sr_rng_seed(&rng, seed);
+    for (Py_ssize_t i = 0; i < n; ++i) sr_random_grid(&rng, grids + 81 * i);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"count_solutions", py_count_solutions, METH_VARARGS,
+     "count_solutions(grid, limit=2) -> (count, first_solution_bytes_or_None); count <= limit."},
+    {"is_minimal", py_is_minimal, METH_O,
+     "is_minimal(grid) -> bool: unique and every given necessary."},
+    {"random_grid", py_random_grid, METH_O, "random_grid(seed) -> 81 bytes of a complete grid."},
+    {"count_solutions_batch", py_count_solutions_batch, METH_VARARGS,
+     "count_solutions_batch(grids, limit, counts_out, solutions_out) -> None (GIL released)."},
+    {"is_minimal_batch", py_is_minimal_batch, METH_VARARGS,
+     "is_minimal_batch(grids, out) -> None (GIL released)."},
+    {"random_grids_into", py_random_grids_into, METH_VARARGS,
+     "random_grids_into(out, seed) -> None: N random grids from one seeded generator."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The compiled bitset core of sudorules (use sudorules.core, the documented API).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

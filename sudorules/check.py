@@ -1,0 +1,99 @@
+"""``sudorules check``: solution count, minimality and solution of every puzzle of an input.
+
+One :class:`CheckRow` per input record, in input order.  Valid puzzles go to the compiled core in
+batches (the batch API, one C call per batch); a record that does not parse keeps its error and gets
+empty results, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from typing import IO, Iterable, Iterator, Optional
+
+import numpy as np
+
+from . import core
+from .reader import PuzzleRecord
+
+#: CSV columns, in order; ``error`` is always the last column, empty for a record that parsed.
+COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", "error")
+
+#: Puzzles sent to the core per call.
+BATCH_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """The check of one input record.  For a record that did not parse, only ``puzzle`` (the raw
+    line) and ``error`` (line number and reason) are set."""
+
+    puzzle: str
+    clues: Optional[int] = None
+    solutions: Optional[int] = None  #: 0, 1 or 2 (two or more)
+    minimal: Optional[bool] = None
+    solution: Optional[str] = None  #: the 81 digits of the solution, only when it is unique
+    error: Optional[str] = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the record parsed (whatever its solution count)."""
+        return self.error is None
+
+    def csv_fields(self) -> list[str]:
+        """The row's CSV fields, in :data:`COLUMNS` order (``true``/``false``, empty for unknown)."""
+        return [
+            self.puzzle,
+            "" if self.clues is None else str(self.clues),
+            "" if self.solutions is None else str(self.solutions),
+            "" if self.minimal is None else ("true" if self.minimal else "false"),
+            self.solution or "",
+            self.error or "",
+        ]
+
+
+def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE) -> Iterator[CheckRow]:
+    """Check each record, yielding one :class:`CheckRow` per record in input order."""
+    batch: list[PuzzleRecord] = []
+    for record in records:
+        batch.append(record)
+        if len(batch) >= batch_size:
+            yield from _check_batch(batch)
+            batch = []
+    if batch:
+        yield from _check_batch(batch)
+
+
+def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
+    valid = [r.puzzle for r in records if r.puzzle is not None]
+    grids = np.array([p.givens for p in valid], dtype=np.uint8).reshape(len(valid), 81)
+    counts, solutions = core.count_solutions_batch(grids, limit=2)
+    unique = np.flatnonzero(counts == 1)
+    minimal = np.zeros(len(valid), dtype=bool)
+    minimal[unique] = core.is_minimal_batch(grids[unique])
+    texts = (solutions + ord("0")).tobytes().decode("ascii")
+    index = 0
+    for record in records:
+        if record.puzzle is None:
+            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}")
+            continue
+        count = int(counts[index])
+        yield CheckRow(
+            puzzle=str(record.puzzle),
+            clues=record.puzzle.clues,
+            solutions=count,
+            minimal=bool(minimal[index]),
+            solution=texts[81 * index:81 * index + 81] if count == 1 else None,
+        )
+        index += 1
+
+
+def write_csv(rows: Iterable[CheckRow], stream: IO[str]) -> bool:
+    """Write the header and one CSV line per row; return True when every row parsed."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    all_ok = True
+    for row in rows:
+        writer.writerow(row.csv_fields())
+        all_ok &= row.ok
+    return all_ok

@@ -1,0 +1,162 @@
+"""The compiled bitset core: solution counting, uniqueness, minimality and random complete grids.
+
+A narrow Python API over the C extension :mod:`sudorules._core` (sources in ``generator/``; the bit
+layout and the random-grid sampling are documented at the top of ``generator/core.c``).
+
+Single-puzzle functions take a :class:`~sudorules.puzzle.Puzzle`, a puzzle string or any 81 values;
+batch functions take an ``(N, 81)`` array of values 0..9 (``uint8`` and C-contiguous avoids a copy)
+and run the whole batch in C without the GIL.  Values above 9 are rejected here with a
+``ValueError``; contradictory givens are not an error: such a grid simply has 0 solutions.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Union
+
+import numpy as np
+
+from . import _core
+from .puzzle import Puzzle
+from .reader import GRID_CHARS, LAYOUT_CHARS
+
+PuzzleLike = Union[Puzzle, str, bytes, Iterable[int]]
+
+__all__ = [
+    "as_array",
+    "count_solutions",
+    "count_solutions_batch",
+    "is_minimal",
+    "is_minimal_batch",
+    "random_grid",
+    "random_grids",
+    "solution_status",
+    "solve",
+]
+
+
+def _grid_bytes(puzzle: PuzzleLike) -> bytes:
+    """The 81 cell values of one puzzle as bytes, after checking length and range."""
+    if isinstance(puzzle, Puzzle):
+        return bytes(puzzle.givens)
+    if isinstance(puzzle, str):
+        return _string_bytes(puzzle)
+    array = np.asarray(puzzle)
+    if array.shape != (81,):
+        raise ValueError(f"a puzzle must have 81 cells, got shape {array.shape}")
+    return _checked(array.reshape(1, 81)).tobytes()
+
+
+def _string_bytes(text: str) -> bytes:
+    """The cells of a puzzle string (one line or grid form, no tail); repeated digits are allowed
+    here (the core answers 0 solutions), anything else that is not a grid is a ValueError."""
+    values = []
+    for char in text:
+        if char in GRID_CHARS:
+            values.append(0 if char in ".0" else int(char))
+        elif char not in LAYOUT_CHARS and not char.isspace():
+            raise ValueError(f"bad character {char!r} in puzzle string")
+    if len(values) != 81:
+        raise ValueError(f"wrong length: {len(values)} grid characters, expected 81")
+    return bytes(values)
+
+
+def _checked(array: np.ndarray) -> np.ndarray:
+    """``array`` as a C-contiguous uint8 (N, 81) array, or ValueError for bad shapes or values."""
+    if array.ndim != 2 or array.shape[1] != 81:
+        raise ValueError(f"expected an (N, 81) array of cell values, got shape {array.shape}")
+    if array.dtype != np.uint8:
+        if array.dtype.kind not in "iub":
+            raise ValueError(f"cell values must be integers 0..9, got dtype {array.dtype}")
+        if array.size and (array.min() < 0 or array.max() > 9):
+            raise ValueError("cell values must be 0 (empty) or 1..9")
+        array = array.astype(np.uint8)
+    elif array.size and array.max() > 9:
+        raise ValueError("cell values must be 0 (empty) or 1..9")
+    return np.ascontiguousarray(array)
+
+
+def as_array(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
+    """An ``(N, 81)`` uint8 array from an array, or from Puzzles, puzzle strings or 81-value rows.
+
+    Raises ValueError for a wrong shape, a value outside 0..9, or a string that does not parse.
+    """
+    if isinstance(puzzles, np.ndarray):
+        return _checked(puzzles)
+    rows = [np.frombuffer(_grid_bytes(p), dtype=np.uint8) for p in puzzles]
+    if not rows:
+        return np.zeros((0, 81), dtype=np.uint8)
+    return np.stack(rows)
+
+
+def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
+    """The number of solutions of ``puzzle``, counted up to ``limit`` (so 2 means "two or more")."""
+    count, _ = _core.count_solutions(_grid_bytes(puzzle), _limit(limit))
+    return count
+
+
+def solution_status(puzzle: PuzzleLike) -> tuple[int, Optional[Puzzle]]:
+    """``(count, solution)``: count 0, 1 or 2 (two or more); the solution only when it is unique."""
+    count, solution = _core.count_solutions(_grid_bytes(puzzle), 2)
+    return count, (Puzzle(solution) if count == 1 else None)
+
+
+def solve(puzzle: PuzzleLike) -> Optional[Puzzle]:
+    """The unique solution of ``puzzle``; None when it has no solution or several."""
+    return solution_status(puzzle)[1]
+
+
+def is_minimal(puzzle: PuzzleLike) -> bool:
+    """True when ``puzzle`` has exactly one solution and removing any given gives two or more."""
+    return _core.is_minimal(_grid_bytes(puzzle))
+
+
+def random_grid(seed: int) -> Puzzle:
+    """A random complete valid grid; the same seed gives the same grid (``random_grids(1, seed)[0]``).
+
+    Sampling: random-choice backtracking followed by a random symmetry of the grid; exactly uniform
+    within each equivalence class of grids, not exactly uniform across classes (see core.c).
+    """
+    return Puzzle(_core.random_grid(_seed(seed)))
+
+
+def count_solutions_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]],
+                          limit: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """``(counts, solutions)`` for an ``(N, 81)`` batch: counts (int32, at most ``limit``) and the
+    first solution found for each puzzle (an ``(N, 81)`` uint8 array, all zeros when there is none)."""
+    grids = as_array(puzzles)
+    counts = np.empty(len(grids), dtype=np.int32)
+    solutions = np.empty_like(grids)
+    _core.count_solutions_batch(grids, _limit(limit), counts, solutions)
+    return counts, solutions
+
+
+def is_minimal_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
+    """A boolean array: for each puzzle of the batch, whether it is unique and minimal."""
+    grids = as_array(puzzles)
+    flags = np.empty(len(grids), dtype=np.uint8)
+    _core.is_minimal_batch(grids, flags)
+    return flags.astype(bool)
+
+
+def random_grids(n: int, seed: int) -> np.ndarray:
+    """``n`` random complete grids as an ``(n, 81)`` uint8 array, from one generator seeded with
+    ``seed`` (the same seed gives the same grids; the first is ``random_grid(seed)``)."""
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    grids = np.empty((n, 81), dtype=np.uint8)
+    _core.random_grids_into(grids, _seed(seed))
+    return grids
+
+
+def _limit(limit: int) -> int:
+    limit = int(limit)
+    if not 1 <= limit <= 2**31 - 1:
+        raise ValueError(f"limit must be between 1 and 2**31-1, got {limit}")
+    return limit
+
+
+def _seed(seed: int) -> int:
+    seed = int(seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed}")
+    return seed

@@ -1,0 +1,108 @@
+"""`sudorules check`: the library (sudorules.check) and the command, through click and a subprocess."""
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sudorules import core
+from sudorules.check import COLUMNS, check_records
+from sudorules.cli import main
+from sudorules.reader import read_puzzles
+
+ROOT = Path(__file__).resolve().parent.parent
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+EMPTY = "." * 81
+CLASH = "55" + "." * 79
+
+
+def rows_of(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def mixed_input():
+    """Lines: a unique minimal puzzle, a bad character, a many-solution grid, a clash, a short line,
+    a unique non-minimal puzzle (the complete solution of EASY)."""
+    solution = str(core.solve(EASY))
+    return "\n".join([EASY + " 12345", "12x" + "." * 78, EMPTY, CLASH, "123", solution]) + "\n"
+
+
+def test_check_rows_follow_input_order_with_errors_named():
+    rows = list(check_records(read_puzzles(mixed_input().splitlines())))
+    assert [r.ok for r in rows] == [True, False, True, False, False, True]
+    assert (rows[0].solutions, rows[0].minimal, rows[0].clues) == (1, True, 17)
+    assert rows[0].solution == str(core.solve(EASY))
+    assert (rows[2].solutions, rows[2].minimal, rows[2].solution) == (2, False, None)
+    assert (rows[5].solutions, rows[5].minimal, rows[5].clues) == (1, False, 81)
+    assert rows[1].error.startswith("line 2: bad character 'x'")
+    assert rows[3].error == "line 4: digit 5 repeated in row 1"
+    assert rows[4].error.startswith("line 5: wrong length")
+
+
+def test_small_batches_give_the_same_rows_as_one_batch():
+    lines = mixed_input().splitlines() * 3
+    assert list(check_records(read_puzzles(lines), batch_size=2)) == list(check_records(read_puzzles(lines)))
+
+
+def test_command_on_a_file_with_bad_lines_writes_every_row_and_exits_1(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text(mixed_input())
+    result = CliRunner().invoke(main, ["check", str(source)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == ",".join(COLUMNS)
+    rows = rows_of(result.output)
+    assert [r["solutions"] for r in rows] == ["1", "", "2", "", "", "1"]
+    assert [r["minimal"] for r in rows] == ["true", "", "false", "", "", "false"]
+    assert rows[0]["puzzle"] == EASY and rows[0]["error"] == ""
+    assert "line 4" in rows[3]["error"]
+
+
+def test_command_exits_0_when_every_line_parses_and_writes_output_atomically(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n" + EMPTY + "\n")
+    out = tmp_path / "out.csv"
+    result = CliRunner().invoke(main, ["check", str(source), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output == ""
+    rows = rows_of(out.read_text())
+    assert [r["solutions"] for r in rows] == ["1", "2"]
+    assert sorted(os.listdir(tmp_path)) == ["in.txt", "out.csv"]  # no temporary file left
+
+
+def test_command_on_a_single_puzzle_argument_and_on_stdin():
+    single = CliRunner().invoke(main, ["check", EASY])
+    assert single.exit_code == 0
+    assert rows_of(single.output)[0]["solution"] == str(core.solve(EASY))
+    bad = CliRunner().invoke(main, ["check", CLASH])
+    assert bad.exit_code == 1 and "repeated" in rows_of(bad.output)[0]["error"]
+    piped = CliRunner().invoke(main, ["check", "-"], input=EASY + "\n")
+    assert piped.exit_code == 0 and rows_of(piped.output)[0]["minimal"] == "true"
+
+
+def test_python_dash_m_sudorules_check_reads_stdin_and_reports_bad_lines():
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-m", "sudorules", "check", "-"], input=mixed_input(),
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 1, done.stderr
+    rows = rows_of(done.stdout)
+    assert len(rows) == 6 and rows[1]["error"].startswith("line 2:")
+
+
+def test_demo_collection_checks_clean_unique_and_minimal():
+    result = CliRunner().invoke(main, ["check", str(ROOT / "collections" / "demo.txt")])
+    assert result.exit_code == 0
+    rows = rows_of(result.output)
+    assert len(rows) >= 50
+    assert all(r["solutions"] == "1" and r["minimal"] == "true" for r in rows)
+
+
+def test_every_cb001_puzzle_checks_unique_and_minimal(cb001):
+    result = CliRunner().invoke(main, ["check", str(cb001 / "puzzles.txt")])
+    assert result.exit_code == 0
+    rows = rows_of(result.output)
+    assert len(rows) == 21695
+    assert all(r["solutions"] == "1" and r["minimal"] == "true" and r["error"] == "" for r in rows)
