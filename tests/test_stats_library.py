@@ -1,0 +1,261 @@
+"""Statistics library against values computed by hand on a few rows (issue #5 items 1-2)."""
+
+import math
+import statistics
+from fractions import Fraction
+from math import comb
+
+import pandas as pd
+import pytest
+
+from sudorules.stats import StatsInputError, build_report, compare_ratings, load_collection, parse_column_option
+from sudorules.stats.correction import correction_factor, correction_table
+from sudorules.stats.correlation import mean_distances
+
+# SPEC §8.1, the exact table as printed there
+SPEC_CF = {17: "82225/724752224", 18: "82225/203836563", 19: "82225/61474519", 20: "16445/3966098",
+           21: "16445/1365378", 22: "7475/227563", 23: "325/3857", 24: "325/1596", 25: "13/28", 26: "1",
+           27: "55/27", 28: "55/14", 29: "2915/406", 30: "7579/609", 31: "128843/6293",
+           32: "3221075/100688", 33: "2049775/43152", 34: "120575/1798", 35: "161915/1798",
+           36: "3724045/32364"}
+# 000 §1.3: cf-sequence[19...31] as printed (3 significant digits)
+SEED_CB = [0.00134, 0.00415, 0.0120, 0.0329, 0.0843, 0.204, 0.464, 1, 2.037, 3.929, 7.180, 12.445, 20.474]
+
+
+def test_correction_factors_equal_the_spec_table():
+    table = correction_table(17, 36)
+    assert {n: str(f) for n, f in table.items()} == SPEC_CF
+
+
+def test_correction_factors_follow_the_recurrence_and_the_seed_list():
+    for n in range(0, 81):
+        assert correction_factor(n + 1) / correction_factor(n) == Fraction(81 - n, n + 1)
+    for n, printed in zip(range(19, 32), SEED_CB):
+        assert float(correction_factor(n)) == pytest.approx(printed, rel=5e-3)
+
+
+def test_correction_factor_rejects_impossible_clue_counts():
+    for bad in (-1, 82, 25.5):
+        with pytest.raises(ValueError):
+            correction_factor(bad)
+
+
+def solution_cell(index: int) -> str:
+    """A valid complete grid (row r, column c -> (3r + r//3 + c) mod 9 + 1)."""
+    r, c = divmod(index, 9)
+    return str((3 * r + r // 3 + c) % 9 + 1)
+
+
+def puzzle_with(clues: int) -> str:
+    """A conflict-free puzzle whose first ``clues`` cells are given."""
+    return "".join(solution_cell(i) if i < clues else "." for i in range(81))
+
+
+# Six puzzles: clues 25 25 26 26 26 27; W 0 2 1 3 (timeout) 4; B 0 2 1 2 (timeout) 3
+ROWS = [(25, "0", "0", "solved", 100), (25, "2", "2", "solved", 200), (26, "1", "1", "solved", 300),
+        (26, "3", "2", "solved", 400), (26, "", "", "timeout", 500), (27, "4", "3", "solved", 600)]
+
+
+@pytest.fixture
+def small_csv(tmp_path):
+    path = tmp_path / "rated.csv"
+    lines = ["puzzle,clues,W,B,status,tries"]
+    lines += [f"{puzzle_with(n)},{n},{w},{b},{s},{t}" for n, w, b, s, t in ROWS]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_raw_and_unbiased_moments_by_hand(small_csv):
+    report = build_report(load_collection([str(small_csv)]))
+    assert report["rows"] == 6 and report["excluded_rows"] == 1 and report["status"] == {"solved": 5, "timeout": 1}
+    w = report["columns"]["W"]
+    # classes (counted rows only): 25 -> 0, 2 (E 1, sd 1); 26 -> 1, 3 (E 2, sd 1); 27 -> 4 (E 4, sd 0)
+    assert w["count"] == 5 and w["missing"] == 1
+    assert w["raw"]["mean"] == pytest.approx((1 * 2 + 2 * 2 + 4 * 1) / 5)
+    assert w["raw"]["sd"] == pytest.approx(math.sqrt((1 * 2 + 1 * 2 + 0 * 1) / 5))
+    assert w["raw"]["sd_mixture"] == pytest.approx(statistics.pstdev([0, 2, 1, 3, 4]))
+    w25, w26, w27 = 2 * 13 / 28, 2 * 1.0, 1 * 55 / 27
+    total = w25 + w26 + w27
+    mean = (w25 * 1 + w26 * 2 + w27 * 4) / total
+    assert w["unbiased"]["mean"] == pytest.approx(mean)
+    assert w["unbiased"]["sd"] == pytest.approx(math.sqrt((w25 * 1 + w26 * 1 + w27 * 0) / total))
+    mixture = (w25 * (1 + (1 - mean) ** 2) + w26 * (1 + (2 - mean) ** 2) + w27 * (0 + (4 - mean) ** 2)) / total
+    assert w["unbiased"]["sd_mixture"] == pytest.approx(math.sqrt(mixture))
+    per_clue = {r["clues"]: r for r in report["per_clue"]["W"]}
+    assert (per_clue[26]["on"], per_clue[26]["mean"], per_clue[26]["sd"]) == (2, 2.0, 1.0)
+
+
+def test_clue_statistics_keep_rows_of_any_status(small_csv):
+    report = build_report(load_collection([str(small_csv)]))
+    clues = [25, 25, 26, 26, 26, 27]
+    assert report["columns"]["clues"]["raw"]["mean"] == pytest.approx(sum(clues) / 6)
+    assert report["columns"]["clues"]["raw"]["sd"] == pytest.approx(statistics.pstdev(clues))
+    weights = {25: 13 / 28, 26: 1.0, 27: 55 / 27}
+    total = sum(weights[n] for n in clues)
+    real_mean = sum(n * weights[n] for n in clues) / total
+    assert report["columns"]["clues"]["unbiased"]["mean"] == pytest.approx(real_mean)
+    assert report["columns"]["clues"]["unbiased"]["sd"] == pytest.approx(
+        math.sqrt(sum(weights[n] * (n - real_mean) ** 2 for n in clues) / total))
+    distribution = {r["clues"]: r for r in report["clue_distribution"]}
+    assert distribution[26]["on"] == 3 and distribution[26]["raw_percent"] == pytest.approx(50)
+    real26 = 100 * 3 / (2 * 13 / 28 + 3 + 55 / 27)
+    assert distribution[26]["unbiased_percent"] == pytest.approx(real26)
+    assert distribution[26]["unbiased_percent_sd"] == pytest.approx(real26 / math.sqrt(3))
+    assert distribution[25]["cf_exact"] == "13/28"
+
+
+def test_level_distribution_by_hand(small_csv):
+    report = build_report(load_collection([str(small_csv)]))
+    levels = {r["level"]: r for r in report["level_distributions"]["W"]}
+    assert sorted(levels) == [0, 1, 2, 3, 4]
+    assert all(r["count"] == 1 and r["raw_percent"] == pytest.approx(20) for r in levels.values())
+    total = 2 * 13 / 28 + 2 * 1 + 55 / 27
+    assert levels[0]["unbiased_percent"] == pytest.approx(100 * (13 / 28) / total)
+    assert levels[4]["unbiased_percent"] == pytest.approx(100 * (55 / 27) / total)
+    assert "tries" not in report["level_distributions"]
+
+
+def test_correlations_by_hand(small_csv):
+    report = build_report(load_collection([str(small_csv)]))
+    correlation = report["correlation"]
+    index = {name: i for i, name in enumerate(correlation["columns"])}
+    assert set(index) == {"clues", "W", "B"}
+    x, y = [25, 25, 26, 26, 27], [0, 2, 1, 3, 4]
+    assert correlation["raw"][index["clues"]][index["W"]] == pytest.approx(statistics.correlation(x, y))
+    weights = [13 / 28, 13 / 28, 1, 1, 55 / 27]
+    total = sum(weights)
+    mx = sum(w * a for w, a in zip(weights, x)) / total
+    my = sum(w * b for w, b in zip(weights, y)) / total
+    cov = sum(w * (a - mx) * (b - my) for w, a, b in zip(weights, x, y))
+    vx = sum(w * (a - mx) ** 2 for w, a in zip(weights, x))
+    vy = sum(w * (b - my) ** 2 for w, b in zip(weights, y))
+    assert correlation["unbiased"][index["clues"]][index["W"]] == pytest.approx(cov / math.sqrt(vx * vy))
+    r_wb = statistics.correlation([0, 2, 1, 3, 4], [0, 2, 1, 2, 3])
+    assert report["mean_distance"]["raw"]["W"] == pytest.approx(math.sqrt(2 * (1 - r_wb)))
+
+
+def test_log_transform_of_a_column(small_csv):
+    report = build_report(load_collection([str(small_csv)]), log_columns=["clues"])
+    index = report["correlation"]["columns"].index("W")
+    x = [math.log(n) for n in (25, 25, 26, 26, 27)]
+    assert report["correlation"]["raw"][0][index] == pytest.approx(statistics.correlation(x, [0, 2, 1, 3, 4]))
+    with pytest.raises(StatsInputError, match="<= 0"):
+        build_report(load_collection([str(small_csv)]), log_columns=["W"])  # W has a 0
+    with pytest.raises(StatsInputError, match="unknown column"):
+        build_report(load_collection([str(small_csv)]), log_columns=["nope"])
+
+
+def test_mean_distance_reproduces_the_papers_figures():
+    # 003 §3.1: correlations of five ratings on 1,000 sudogen0 puzzles, and the published mean distances
+    names = ["NRCZT", "SER", "SUEX9", "SUEXT", "GSF-Q1"]
+    r = {("NRCZT", "SER"): .89, ("NRCZT", "SUEX9"): .73, ("NRCZT", "SUEXT"): .77, ("NRCZT", "GSF-Q1"): .70,
+         ("SER", "SUEX9"): .70, ("SER", "SUEXT"): .68, ("SER", "GSF-Q1"): .69, ("SUEX9", "SUEXT"): .88,
+         ("SUEX9", "GSF-Q1"): .75, ("SUEXT", "GSF-Q1"): .64}
+    matrix = pd.DataFrame(1.0, index=names, columns=names)
+    for (a, b), value in r.items():
+        matrix.loc[a, b] = matrix.loc[b, a] = value
+    published = {"NRCZT": 0.678, "SER": 0.721, "SUEX9": 0.682, "SUEXT": 0.716, "GSF-Q1": 0.780}
+    distances = mean_distances(matrix, names)
+    for name, value in published.items():
+        # the correlations are rounded to 0.005, which moves a distance by up to ~0.0075
+        assert distances[name] == pytest.approx(value, abs=0.0075)
+
+
+def test_minimals_per_grid_by_hand(small_csv):
+    report = build_report(load_collection([str(small_csv)]))
+    minimals = report["minimals"]
+    total_tries = 100 + 200 + 300 + 400 + 500 + 600
+    assert minimals["total_tries"] == total_tries
+    rows = {r["clues"]: r for r in minimals["per_clue"]}
+    assert rows[26]["per_grid"] == pytest.approx(3 * comb(81, 26) / total_tries)
+    assert rows[26]["relative_error"] == pytest.approx(1 / math.sqrt(3))
+    assert rows[27]["tries_per_minimal"] == pytest.approx(total_tries / 1)
+    expected_total = (2 * comb(81, 25) + 3 * comb(81, 26) + comb(81, 27)) / total_tries
+    assert minimals["per_grid"] == pytest.approx(expected_total)
+
+
+def test_compare_by_hand(small_csv):
+    result = compare_ratings(load_collection([str(small_csv)]), "W", "B")
+    assert result["compared"] == 5 and result["differ"] == 2  # rows 4 (3 vs 2) and 6 (4 vs 3)
+    assert [d["line"] for d in result["differences"]] == [5, 7]  # CSV lines (header is line 1)
+    assert result["differences"][0]["puzzle"] == puzzle_with(26)
+    assert result["raw_percent"] == pytest.approx(40)
+    weights = [13 / 28, 13 / 28, 1, 1, 55 / 27]
+    assert result["unbiased_percent"] == pytest.approx(100 * (1 + 55 / 27) / sum(weights))
+    cross = result["cross_table"]
+    assert cross["rows"] == [0, 1, 2, 3, 4] and cross["columns"] == [0, 1, 2, 3]
+    assert cross["counts"][3][2] == 1 and cross["counts"][4][3] == 1 and sum(map(sum, cross["counts"])) == 5
+    with pytest.raises(StatsInputError, match="unknown column"):
+        compare_ratings(load_collection([str(small_csv)]), "W", "SER")
+
+
+def test_puzzle_file_with_tries_tails_and_value_files(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text(f"{puzzle_with(24)} 200314\n{puzzle_with(26)} 1.16171e+06\n{puzzle_with(25)} 433294\n")
+    (tmp_path / "W.txt").write_text("2\n\n3\n")  # an empty line is a missing value
+    collection = load_collection([str(puzzles)], [parse_column_option(f"W={tmp_path / 'W.txt'}")])
+    assert collection.clues().tolist() == [24, 26, 25]
+    assert collection.frame["tries"].tolist() == [200314, 1161710, 433294]
+    assert collection.values("W").isna().tolist() == [False, True, False]
+    report = build_report(collection)
+    assert report["columns"]["W"]["raw"]["mean"] == pytest.approx(2.5)
+    assert report["minimals"]["total_tries"] == 200314 + 1161710 + 433294
+
+
+def test_invalid_puzzle_lines_are_kept_with_their_status(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text(f"{puzzle_with(24)}\n11{puzzle_with(25)[2:]}\n")  # row 2 repeats 1 in a row
+    collection = load_collection([str(puzzles)])
+    assert collection.status_counts() == {"invalid": 1}
+    assert collection.clues().isna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("1\n2\n", "has 2 lines but the collection has 3 rows"),
+    ("1\nabc\n3\n", "line 2: 'abc' is not a number"),
+])
+def test_bad_value_files_give_clear_errors(tmp_path, content, message):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("".join(f"{puzzle_with(n)}\n" for n in (24, 25, 26)))
+    (tmp_path / "W.txt").write_text(content)
+    with pytest.raises(StatsInputError, match=message):
+        load_collection([str(puzzles)], [("W", str(tmp_path / "W.txt"))])
+
+
+def test_non_numeric_value_in_a_solved_csv_row_is_an_error(tmp_path):
+    path = tmp_path / "rated.csv"
+    path.write_text(f"puzzle,W,status\n{puzzle_with(25)},1,solved\n{puzzle_with(26)},x,timeout\n"
+                    f"{puzzle_with(27)},abc,solved\n")
+    with pytest.raises(StatsInputError, match=r"line 4: column W: 'abc' is not a number"):
+        load_collection([str(path)])
+    path.write_text(f"puzzle,W,status\n{puzzle_with(25)},1,solved\n{puzzle_with(26)},x,timeout\n")
+    collection = load_collection([str(path)])  # clues come from the puzzle column
+    assert collection.clues().tolist() == [25, 26] and collection.values("W").isna().tolist() == [False, True]
+
+
+def test_a_column_given_twice_must_agree(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("".join(f"{puzzle_with(n)}\n" for n in (24, 25)))
+    (tmp_path / "good.txt").write_text("24\n25\n")
+    (tmp_path / "bad.txt").write_text("24\n26\n")
+    assert load_collection([str(puzzles)], [("clues", str(tmp_path / "good.txt"))]).clues().tolist() == [24, 25]
+    with pytest.raises(StatsInputError, match="line 2: column clues is given twice and differs"):
+        load_collection([str(puzzles)], [("clues", str(tmp_path / "bad.txt"))])
+
+
+def test_column_option_syntax():
+    assert parse_column_option("SER=a/b=c.txt") == ("SER", "a/b=c.txt")
+    for bad in ("SER", "=x.txt", "SER=", "puzzle=x.txt"):
+        with pytest.raises(StatsInputError):
+            parse_column_option(bad)
+
+
+def test_unbiased_statistics_need_clues(tmp_path):
+    (tmp_path / "W.txt").write_text("1\n2\n4\n")
+    collection = load_collection([], [("W", str(tmp_path / "W.txt"))])
+    with pytest.raises(StatsInputError, match="need the clue count"):
+        build_report(collection)
+    raw = build_report(collection, unbiased=False)
+    assert raw["columns"]["W"]["raw"]["mean"] == pytest.approx(7 / 3)
+    assert raw["columns"]["W"]["raw"]["sd"] == pytest.approx(statistics.pstdev([1, 2, 4]))
+    assert raw["columns"]["W"]["unbiased"] is None
