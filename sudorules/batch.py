@@ -94,11 +94,17 @@ def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",
 
 def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
               max_length: int = 36, time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
-              progress: bool = True) -> BatchSummary:
+              progress: bool = True, scheduler: Optional[str] = None) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None).
 
-    With an output file, resumes: rows already there are kept and their puzzles skipped.
+    With an output file, resumes: rows already there are kept and their puzzles skipped.  An output
+    name ending in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``)
+    and written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
+    dask.distributed cluster instead of local worker processes.
     """
+    if output is not None and output.endswith(".parquet"):
+        return _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit,
+                                progress, scheduler)
     columns = header(ratings)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
@@ -118,7 +124,13 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
     total = _count_records(source) if progress and source != "-" else None
     bar = _progress_bar(total, summary.skipped) if progress else None
     try:
-        for row in rate_records(records, ratings, jobs, max_length, time_limit, memory_limit):
+        if scheduler is not None:
+            from .distributed import rate_records_on_cluster
+
+            rows = rate_records_on_cluster(records, scheduler, ratings, max_length, time_limit)
+        else:
+            rows = rate_records(records, ratings, jobs, max_length, time_limit, memory_limit)
+        for row in rows:
             os.write(handle_fd, csv_line(row.values(ratings)).encode("utf-8"))
             summary.rated += 1
             summary.statuses[row.status] = summary.statuses.get(row.status, 0) + 1
@@ -131,6 +143,25 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
         if output is not None:
             os.close(handle_fd)
     summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit, progress,
+                     scheduler) -> BatchSummary:
+    """Rate into a resumable CSV beside ``output``, then write the Parquet file (atomically) from it."""
+    import pandas as pd
+
+    partial = output + ".partial.csv"
+    if Path(output).exists() and not Path(partial).exists():
+        pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
+    summary = rate_file(source, partial, ratings, jobs, max_length, time_limit, memory_limit, progress, scheduler)
+    table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
+    for column in ["clues", *ratings]:
+        table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
+    temporary = output + ".tmp"
+    table.to_parquet(temporary, index=False)
+    os.replace(temporary, output)
+    os.remove(partial)
     return summary
 
 

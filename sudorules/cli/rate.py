@@ -30,10 +30,15 @@ def _ratings(_ctx, _param, value: str) -> tuple[str, ...]:
               help="Seconds per puzzle and rating; past it the row gets status timeout.")
 @click.option("--memory-limit", type=click.IntRange(min=64), default=None,
               help="MiB of address space per worker; a worker that exceeds it is replaced (status memory).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Rate on this dask.distributed cluster instead of local worker processes.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def rate(source: str, ratings: tuple[str, ...], jobs: int | None, output: str | None, max_length: int,
-         time_limit: float | None, memory_limit: int | None, progress: bool) -> None:
+         time_limit: float | None, memory_limit: int | None, scheduler: str | None, progress: bool) -> None:
     """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
+
+    With -o, rows are appended as they are produced and the same command run again after an
+    interruption rates only what is missing.  An output name ending in .parquet gives a Parquet file.
 
     Columns: puzzle, clues, the requested ratings, status (solved, not-solved, timeout, memory,
     crashed, invalid), seconds, error (the reason for invalid and failed rows).  A rating is empty
@@ -41,7 +46,9 @@ def rate(source: str, ratings: tuple[str, ...], jobs: int | None, output: str | 
     """
     try:
         summary = rate_file(source, output, ratings, jobs, max_length, time_limit,
-                            memory_limit * 2**20 if memory_limit else None, progress)
+                            memory_limit * 2**20 if memory_limit else None, progress, scheduler)
+    except ImportError as error:
+        raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from error
     except (BatchError, OSError) as error:
         raise click.ClickException(str(error)) from error
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items()))

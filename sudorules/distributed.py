@@ -1,0 +1,83 @@
+"""Batch rating on a dask.distributed cluster (``sudorules rate ... --scheduler tcp://HOST:PORT``).
+
+Each dask worker process keeps its raters (and so its loaded rules) in this module's cache, so rules
+are loaded once per worker, not per task.  Records travel in chunks; results come back in input order
+and are written by the same resumable writer as a local run, so the output is the same file.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable, Iterator, Optional, Sequence
+
+from .rating import Rater, RatingRow, failed_row
+from .reader import PuzzleRecord
+
+_RATERS: dict[tuple, Rater] = {}  # per worker process: (ratings, max_length, time_limit) -> Rater
+
+
+def worker_rater(ratings: tuple[str, ...], max_length: int, time_limit: Optional[float]) -> Rater:
+    """This process's rater for these settings, built on first use."""
+    key = (ratings, max_length, time_limit)
+    if key not in _RATERS:
+        _RATERS[key] = Rater(ratings, max_length=max_length, time_limit=time_limit)
+    return _RATERS[key]
+
+
+def rate_chunk(records: list[PuzzleRecord], ratings: tuple[str, ...], max_length: int,
+               time_limit: Optional[float]) -> list[RatingRow]:
+    """Rate a chunk of records on a dask worker (the task function)."""
+    rater = worker_rater(ratings, max_length, time_limit)
+    return [rater.rate(record) for record in records]
+
+
+def _chunks(records: Iterable[PuzzleRecord], size: int) -> Iterator[list[PuzzleRecord]]:
+    chunk: list[PuzzleRecord] = []
+    for record in records:
+        chunk.append(record)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, ratings: Sequence[str] = ("W",),
+                            max_length: int = 36, time_limit: Optional[float] = None,
+                            chunk_size: int = 16) -> Iterator[RatingRow]:
+    """Rate records on the dask cluster at ``scheduler``; yield rows in input order.
+
+    At most a few chunks per worker thread are in flight, so memory stays bounded for any input size.
+    A chunk whose workers keep dying (dask's KilledWorker) gets ``crashed`` rows and the batch goes on.
+    """
+    from distributed import Client
+    from distributed.scheduler import KilledWorker
+
+    ratings = tuple(ratings)
+    client = Client(scheduler) if isinstance(scheduler, str) else scheduler
+    try:
+        threads = max(1, sum(client.nthreads().values()))
+        in_flight: deque = deque()
+        chunks = _chunks(records, chunk_size)
+        exhausted = False
+        while True:
+            while not exhausted and len(in_flight) < 3 * threads:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    exhausted = True
+                    break
+                future = client.submit(rate_chunk, chunk, ratings, max_length, time_limit, pure=False)
+                in_flight.append((chunk, future))
+            if not in_flight:
+                return
+            chunk, future = in_flight.popleft()
+            try:
+                rows = future.result()
+            except KilledWorker as error:
+                rows = [failed_row(str(r.puzzle) if r.puzzle else r.text.strip(),
+                                   r.puzzle.clues if r.puzzle else None, ratings, "crashed", str(error))
+                        for r in chunk]
+            yield from rows
+    finally:
+        if isinstance(scheduler, str):
+            client.close()
