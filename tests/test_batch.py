@@ -1,0 +1,137 @@
+"""Batch rating: rows in input order, bad input recorded, kill -9 and resume, Parquet, dask = local."""
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudorules.batch import rate_file
+
+from conftest import CB001
+
+NO_SOLUTION = ".23456789" + "." * 27 + "1" + "." * 44  # r1c1 can only be 1, but column 1 has a 1
+SEVERAL = "1" + "." * 80
+
+
+def _published(cb001, max_w, count):
+    """The first ``count`` cb-001 puzzles with published W <= max_w, with their W and B."""
+    lines = (cb001 / "puzzles.txt").read_text().splitlines()
+    ws = (cb001 / "W-ratings.txt").read_text().split()
+    bs = (cb001 / "B-ratings.txt").read_text().split()
+    chosen = [(lines[i].split()[0], int(ws[i]), int(bs[i])) for i in range(len(lines)) if int(ws[i]) <= max_w]
+    return chosen[:count]
+
+
+def _rows(path):
+    with open(path, newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def _without_seconds(rows):
+    at = rows[0].index("seconds")
+    return [row[:at] + row[at + 1:] for row in rows]
+
+
+def test_rows_follow_input_order_and_bad_input_is_recorded(cb001, tmp_path):
+    puzzles = _published(cb001, 2, 6)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([p for p, _, _ in puzzles[:3]] + ["12x", NO_SOLUTION, SEVERAL]
+                                + [p for p, _, _ in puzzles[3:]]) + "\n")
+    out = tmp_path / "out.csv"
+    summary = rate_file(str(source), str(out), ("W", "B"), jobs=2, progress=False)
+    rows = _rows(out)
+    assert rows[0] == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+    body = rows[1:]
+    assert len(body) == 9 and summary.rated == 9
+    good = body[:3] + body[6:]
+    for (puzzle, w, b), row in zip(puzzles, good):
+        assert row[0] == puzzle and row[4] == "solved"
+        assert (int(row[2]), int(row[3])) == (w, b)
+    assert body[3][4] == "invalid" and "line 4" in body[3][6] and "bad character" in body[3][6]
+    assert body[4][4] == "invalid" and body[4][6] == "no solution"
+    assert body[5][4] == "invalid" and body[5][6] == "several solutions"
+
+
+def _start_rating(source, out):
+    return subprocess.Popen([sys.executable, "-m", "sudorules", "rate", str(source), "-o", str(out), "--jobs", "2",
+                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def _wait_for_rows(path, at_least, process, limit=120.0):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= at_least + 1:
+            return
+        if process.poll() is not None:
+            return
+        time.sleep(0.05)
+
+
+def test_kill_minus_nine_then_resume_gives_the_uninterrupted_output(cb001, tmp_path):
+    puzzles = _published(cb001, 1, 80)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(p for p, _, _ in puzzles) + "\n")
+    reference = tmp_path / "reference.csv"
+    rate_file(str(source), str(reference), ("W",), jobs=2, progress=False)
+
+    out = tmp_path / "out.csv"
+    kills = 0
+    for stop_after in (15, 45):
+        process = _start_rating(source, out)
+        _wait_for_rows(out, stop_after, process)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)  # the parent and its workers, mid-batch
+            kills += 1
+        process.wait()
+    assert kills >= 1, "the batch finished before it could be killed"
+    finished = _start_rating(source, out)
+    assert finished.wait(timeout=300) == 0, finished.stderr.read().decode()
+    rows = _rows(out)
+    assert _without_seconds(rows) == _without_seconds(_rows(reference))
+    assert len({row[0] for row in rows[1:]}) == len(puzzles)
+
+
+def test_resume_refuses_an_output_of_another_input(cb001, tmp_path):
+    puzzles = _published(cb001, 0, 4)
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("\n".join(p for p, _, _ in puzzles[:2]) + "\n")
+    second.write_text("\n".join(p for p, _, _ in puzzles[2:]) + "\n")
+    out = tmp_path / "out.csv"
+    rate_file(str(first), str(out), ("W",), jobs=1, progress=False)
+    from sudorules.batch import BatchError
+
+    with pytest.raises(BatchError, match="another input"):
+        rate_file(str(second), str(out), ("W",), jobs=1, progress=False)
+
+
+def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    puzzles = _published(cb001, 2, 5)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(p for p, _, _ in puzzles) + "\n")
+    out = tmp_path / "out.parquet"
+    rate_file(str(source), str(out), ("W",), jobs=1, progress=False)
+    table = pd.read_parquet(out)
+    assert list(table["puzzle"]) == [p for p, _, _ in puzzles]
+    assert list(table["W"]) == [w for _, w, _ in puzzles]
+    assert not Path(str(out) + ".partial.csv").exists()
+
+
+def test_dask_cluster_gives_the_local_output(cb001, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    puzzles = _published(cb001, 3, 12)
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([p for p, _, _ in puzzles] + ["bad line"]) + "\n")
+    local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
+    rate_file(str(source), str(local), ("W",), jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        rate_file(str(source), str(remote), ("W",), progress=False, scheduler=cluster.scheduler_address)
+    assert _without_seconds(_rows(remote)) == _without_seconds(_rows(local))
