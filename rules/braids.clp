@@ -1,0 +1,34 @@
+;;; braid[{n}] (SPEC §4.4) and the partial braids of length {m} it extends.
+;;; Template text: sudorules/rulegen.py fills the {{...}} fields for every length n >= 3 and
+;;; every possible anchor {j} of the new left-linking candidate (the target z or one rlc s1..s{m}).
+;;; A pb{m} fact holds the target z and its set of rlcs, sorted (s1 < s2 < ...): braids are
+;;; deduplicated on the set of rlcs; the order of a braid is rebuilt when it is recorded.
+
+;;; braid[n]: a variable V with a candidate L linked to Z or to an rlc, whose every candidate is
+;;; linked to Z or to some rlc.  Then Z is eliminated.
+(defrule braid-{n}-{j}
+   (declare (salience {s_braid}))
+   (pb{m} (z ?z) {bind_s})
+   (lk (a ?{j}) (b ?l))
+   (cv (v ?v) (l ?l))
+   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z))) {not_linked_s}))
+   ?f <- (cand (l ?z))
+   =>
+   (sr-braid {n} ?z ?v ?l {list_s})
+   (retract ?f))
+
+;;; partial-braid[n], built at level n+1 just below braid[n+1]: V keeps exactly one candidate R
+;;; unlinked to Z and to the rlcs.  The fact is keyed by the set of rlcs; re-deriving it only adds
+;;; logical support, so it lives as long as one of its derivations does.
+(defrule partial-braid-{n}-{j}
+   (declare (salience {s_partial_braid}))
+   (logical
+      (pb{m} (z ?z) {bind_s})
+      (lk (a ?{j}) (b ?l))
+      (cv (v ?v) (l ?l))
+      (active (level {k}))
+      (cv (v ?v) (l ?r&~?l&~?z&{not_s})))
+   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z))) {not_linked_s}))
+   =>
+   (bind ?s (sort > (create$ {list_s} ?r)))
+   (assert (pb{n} (z ?z) {assert_s})))

@@ -1,0 +1,7 @@
+;;; partial-braid[1] = partial-whip[1] seen as a set of one rlc (built at level 3, where braids start).
+
+(defrule partial-braid-1
+   (declare (salience ?*s-partial-braid-1*))
+   (logical (pw1 (z ?z) (r1 ?r1)) (active (level 3)))
+   =>
+   (assert (pb1 (z ?z) (s1 ?r1))))

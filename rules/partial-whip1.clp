@@ -1,0 +1,15 @@
+;;; partial-whip[1] (SPEC §7.2), built at level 2 just below whip[2]: Z linked to L1, V1 a
+;;; variable of L1 with another candidate R1 (not Z) and every candidate other than R1 linked to Z.
+
+(defrule partial-whip-1
+   (declare (salience ?*s-partial-whip-1*))
+   (logical
+      (cand (l ?z))
+      (lk (a ?z) (b ?l1))
+      (cv (v ?v1) (l ?l1))
+      (active (level 2))
+      (cv (v ?v1) (l ?r1&~?l1&~?z)))
+   (not (and (cv (v ?v1) (l ?x&~?r1&~?l1)) (not (lk (a ?x) (b ?z)))))
+   (not (pw1 (z ?z) (r1 ?r1)))
+   =>
+   (assert (pw1 (z ?z) (v1 ?v1) (l1 ?l1) (r1 ?r1))))

@@ -1,0 +1,24 @@
+;;; Fact model of the resolution state (SPEC §1).
+;;; Labels are integers 100n+10r+c.  CSP variables are integers too:
+;;;   rc r?c? = 100+10r+c,  rn r?n? = 200+10r+n,  cn c?n? = 300+10c+n,  bn b?n? = 400+10b+n.
+
+(deftemplate cand            ; a current candidate (label l = digit n in cell r c, block b)
+   (slot l) (slot n) (slot r) (slot c) (slot b))
+
+(deftemplate cv              ; candidate l is a value of CSP variable v (4 per candidate,
+   (slot v) (slot l))        ; logically supported by the cand fact: they vanish with it)
+
+(deftemplate done            ; CSP variable v has a value (it has no candidate any more)
+   (slot v))
+
+(deftemplate csp-var         ; static: one of the 324 CSP variables
+   (slot v))
+
+(deftemplate lk              ; static: labels a and b are linked (both directions are stored)
+   (slot a) (slot b))
+
+(deftemplate active          ; resolution level n has been switched on by the driver
+   (slot level))
+
+(deftemplate blocked         ; a blockable multi-target pattern being completed (SPEC §7.4)
+   (slot rule) (multislot pattern))

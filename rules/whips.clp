@@ -1,0 +1,34 @@
+;;; whip[{n}] (SPEC §4.2) and the partial whips of length {m} it extends (SPEC §7.2).
+;;; Template text: sudorules/rulegen.py fills the {{...}} fields for every length n >= 2
+;;; (m = n - 1, k = n + 1) and loads the result.  A pw{m} fact holds the target z and,
+;;; for each cell i, its CSP variable vi, left-linking li and right-linking ri candidate.
+
+;;; whip[n]: a variable V (not yet used) with a candidate L linked to the last rlc, whose
+;;; every candidate other than L is linked to Z or to some rlc.  Then Z is eliminated.
+(defrule whip-{n}
+   (declare (salience {s_whip}))
+   (pw{m} (z ?z) {bind_m})
+   (lk (a ?r{m}) (b ?l&{not_labels_m}))
+   (cv (v ?v&{not_vars_m}) (l ?l))
+   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z))) {not_linked_rlcs_m}))
+   ?f <- (cand (l ?z))
+   =>
+   (sr-chain whip {n} ?z (create$ {chain_m} ?v ?l 0))
+   (retract ?f){whip_block})
+
+;;; partial-whip[n], built at level n+1 just below whip[n+1]: same as above, except that V keeps
+;;; exactly one candidate R (not L) unlinked to Z and to the rlcs (its compatibility with them
+;;; is guaranteed by the higher priority of whip[n+1], SPEC §7.2).  Deduplicated on
+;;; (target, sequence of rlcs).
+(defrule partial-whip-{n}
+   (declare (salience {s_partial_whip}))
+   (logical
+      (pw{m} (z ?z) {bind_m})
+      (lk (a ?r{m}) (b ?l&{not_labels_m}))
+      (cv (v ?v&{not_vars_m}) (l ?l))
+      (active (level {k}))
+      (cv (v ?v) (l ?r&~?l&{not_labels_m})))
+   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z))) {not_linked_rlcs_m}))
+   (not (pw{n} (z ?z) {rlc_key_m} (r{n} ?r)))
+   =>
+   (assert (pw{n} (z ?z) {bind_m} (v{n} ?v) (l{n} ?l) (r{n} ?r))))

@@ -1,0 +1,305 @@
+"""The rule engine: a facade over clipspy running the CLIPS rules of ``rules/`` simplest-first.
+
+>>> engine = Engine("W")                      # loads the rules once (about a second)
+>>> result = engine.solve(Puzzle.from_string(text), time_limit=60)
+>>> result.status, result.rating, [step.text() for step in result.steps]
+
+One :class:`Engine` holds one CLIPS environment; between puzzles only the puzzle's facts are
+retracted.  The driver switches levels on one by one (``(active (level n))``) when the agenda
+is empty, which is SudoRules' activation scheme (SPEC §7.1); inside a level the saliences keep
+simpler rules first (SPEC §5.3).  Rule applications come back through Python functions called
+from the rules' right-hand sides (``sr-single``, ``sr-chain``, ``sr-more``, ``sr-braid``,
+``sr-contradiction``) and become :class:`~sudorules.steps.Step` objects.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from typing import Optional, Union
+
+import clips
+
+from . import rulegen
+from .puzzle import Candidate, Puzzle, block_of, cell_at
+from .steps import ChainCell, CspVariable, Resolution, Step
+
+#: how many rule firings between two looks at the clock
+RUN_CHUNK = 2000
+
+_KIND_OF_HUNDREDS = {1: "rc", 2: "rn", 3: "cn", 4: "bn"}
+_SINGLE_NAMES = {"rc": "naked-single", "rn": "hidden-single-in-a-row",
+                 "cn": "hidden-single-in-a-column", "bn": "hidden-single-in-a-block"}
+
+
+def variable_id(variable: CspVariable) -> int:
+    """The integer id of a CSP variable in the rules: 100·type + 10·first + second."""
+    return 100 * {"rc": 1, "rn": 2, "cn": 3, "bn": 4}[variable.kind] + 10 * variable.first + variable.second
+
+
+def variable_of_id(vid: int) -> CspVariable:
+    """The CSP variable of an integer id (inverse of :func:`variable_id`)."""
+    return CspVariable(_KIND_OF_HUNDREDS[vid // 100], (vid // 10) % 10, vid % 10)
+
+
+def candidate_of_label(label: int) -> Candidate:
+    """The candidate of an integer label 100n + 10r + c."""
+    return Candidate(label // 100, (label // 10) % 10, label % 10)
+
+
+def label_variables(label: int) -> tuple[int, int, int, int]:
+    """The ids of the four CSP variables of a label."""
+    n, r, c = label // 100, (label // 10) % 10, label % 10
+    b = block_of(cell_at(r, c))
+    return (100 + 10 * r + c, 200 + 10 * r + n, 300 + 10 * c + n, 400 + 10 * b + n)
+
+
+def _linked_labels(label: int) -> list[int]:
+    n, r, c = label // 100, (label // 10) % 10, label % 10
+    b = block_of(cell_at(r, c))
+    out = []
+    for other in _ALL_LABELS:
+        if other == label:
+            continue
+        n2, r2, c2 = other // 100, (other // 10) % 10, other % 10
+        if (r2 == r and c2 == c) or (n2 == n and (r2 == r or c2 == c or block_of(cell_at(r2, c2)) == b)):
+            out.append(other)
+    return out
+
+
+_ALL_LABELS = [100 * n + 10 * r + c for n in range(1, 10) for r in range(1, 10) for c in range(1, 10)]
+#: LINKS[label]: the labels linked to it (structural, SPEC §1.3)
+LINKS: dict[int, frozenset[int]] = {lab: frozenset(_linked_labels(lab)) for lab in _ALL_LABELS}
+ALL_VARIABLE_IDS = tuple(100 * t + 10 * a + b for t in range(1, 5) for a in range(1, 10) for b in range(1, 10))
+
+_INIT_FUNCTION = """
+(deffunction sr-init (?cands ?done)
+   (foreach ?v ?done (assert (done (v ?v))))
+   (foreach ?l ?cands
+      (bind ?n (div ?l 100)) (bind ?r (mod (div ?l 10) 10)) (bind ?c (mod ?l 10))
+      (assert (cand (l ?l) (n ?n) (r ?r) (c ?c)
+                    (b (+ (* 3 (div (- ?r 1) 3)) (div (- ?c 1) 3) 1)))))
+   (foreach ?v (create$ %s) (assert (csp-var (v ?v)))))
+""" % " ".join(map(str, ALL_VARIABLE_IDS))
+
+_CLEAN_FUNCTION = """
+(deffunction sr-clean ()
+   (do-for-all-facts ((?f csp-var)) TRUE (retract ?f))
+   (do-for-all-facts ((?f cand)) TRUE (retract ?f))
+   (do-for-all-facts ((?f done)) TRUE (retract ?f))
+   (do-for-all-facts ((?f active)) TRUE (retract ?f))
+   (do-for-all-facts ((?f blocked)) TRUE (retract ?f)))
+"""
+
+
+class _Recorder:
+    """Collects rule applications from the CLIPS callbacks during one run."""
+
+    def __init__(self, engine: "Engine"):
+        self.engine = engine
+        self.records: list[list] = []  # [rule, level, eliminations, assertions, chain]
+        self.values: list[int] = []
+        self.contradiction: Optional[str] = None
+
+    def single(self, vid, label):
+        kind = _KIND_OF_HUNDREDS[int(vid) // 100]
+        self.records.append([_SINGLE_NAMES[kind], 0, [], [int(label)], None])
+        self.values.append(int(label))
+
+    def chain(self, rule, level, target, cells):
+        self.records.append([str(rule), int(level), [int(target)], [], list(cells)])
+
+    def more(self, target):
+        self.records[-1][2].append(int(target))
+
+    def braid(self, level, target, rlcs, vid, left):
+        cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid), int(left))
+        self.records.append(["braid", int(level), [int(target)], [], cells])
+
+    def contradict(self, vid):
+        variable = variable_of_id(int(vid))
+        self.contradiction = f"{variable.kind.upper()}-CELL {variable.name}"
+
+
+class Engine:
+    """One CLIPS environment loaded with the rules of a theory.
+
+    ``theory``: ``BRT`` (Singles), ``W`` (Singles + whips), ``B`` (Singles + whips + braids; at
+    every length whips before braids) or ``SW`` (Subsets + whips).  ``max_length``: the longest
+    whip / braid tried (default 36).
+    """
+
+    def __init__(self, theory: str = "W", max_length: int = 36):
+        self.theory = theory
+        self.max_length = 0 if theory == "BRT" else max_length
+        self.env = clips.Environment()
+        self._recorder: Optional[_Recorder] = None
+        self.env.define_function(lambda v, l: self._recorder.single(v, l), "sr-single")
+        self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
+        self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
+        self.env.define_function(lambda n, z, v, l, *s: self._recorder.braid(n, z, s, v, l), "sr-braid")
+        self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
+        self._load(rulegen.program(theory, self.max_length))
+        self.env.build(_INIT_FUNCTION)
+        self.env.build(_CLEAN_FUNCTION)
+        self._load_links()
+        self._cand_template = self.env.find_template("cand")
+
+    def _load(self, text: str) -> None:
+        with tempfile.NamedTemporaryFile("w", suffix=".clp", delete=False, encoding="utf-8") as handle:
+            handle.write(text)
+            path = handle.name
+        try:
+            self.env.load(path)
+        finally:
+            os.unlink(path)
+
+    def _load_links(self) -> None:
+        """Assert the static link facts once per process (both directions)."""
+        text = "\n".join(f"(lk (a {a}) (b {b}))" for a in _ALL_LABELS for b in sorted(LINKS[a]))
+        self.env.load_facts(text)
+
+    def current_labels(self) -> list[int]:
+        """The labels of the current candidates."""
+        return [fact["l"] for fact in self._cand_template.facts()]
+
+    def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
+        """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
+
+        Greedy: repeatedly take an rlc R that is the only candidate of some unused variable
+        compatible with the target and the rlcs already placed (a valid order exists, and placing
+        more rlcs never un-forces a variable).  Returns the flat (v, l, r) list ending (v, l, 0).
+        """
+        current = set(self.current_labels())
+        by_variable: dict[int, list[int]] = {}
+        for lab in current:
+            for v in label_variables(lab):
+                by_variable.setdefault(v, []).append(lab)
+        placed: list[int] = []
+        used_labels = {target}
+        used_vars: set[int] = set()
+        out: list[int] = []
+        remaining = list(rlcs)
+
+        def incompatible(x: int) -> bool:
+            return x in LINKS[target] or any(x in LINKS[r] for r in placed)
+
+        while remaining:
+            for r in remaining:
+                choice = None
+                for v in label_variables(r):
+                    if v in used_vars:
+                        continue
+                    others = [x for x in by_variable.get(v, []) if x != r]
+                    if others and all(incompatible(x) for x in others):
+                        lefts = [x for x in others if x not in used_labels] or others
+                        choice = (v, lefts[0])
+                        break
+                if choice:
+                    v, lft = choice
+                    out += [v, lft, r]
+                    placed.append(r)
+                    used_vars.add(v)
+                    used_labels.update((lft, r))
+                    remaining.remove(r)
+                    break
+            else:  # no valid order: keep the set as given (the checker will say so)
+                for r in remaining:
+                    out += [label_variables(r)[0], r, r]
+                remaining = []
+        lefts = [x for x in by_variable.get(vid, []) if x not in used_labels and incompatible(x)]
+        out += [vid, lefts[0] if lefts else left, 0]
+        return out
+
+    def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None) -> Resolution:
+        """Run the theory on one puzzle and return its :class:`Resolution`."""
+        if isinstance(puzzle, str):
+            puzzle = Puzzle.from_string(puzzle)
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        recorder = self._recorder = _Recorder(self)
+        result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
+        env = self.env
+        env.eval("(sr-clean)")
+        givens = puzzle.givens
+        done = []
+        for cell, digit in enumerate(givens):
+            if digit:
+                done.extend(label_variables(100 * digit + 10 * (cell // 9 + 1) + cell % 9 + 1))
+        cands = [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1
+                 for cell, digits in puzzle.candidates().items() for d in digits]
+        env.eval(f"(sr-init (create$ {' '.join(map(str, cands))}) (create$ {' '.join(map(str, done))}))")
+        n_givens = sum(1 for d in givens if d)
+
+        level = 0
+        status = None
+        while True:
+            fired = env.run(RUN_CHUNK)
+            if recorder.contradiction:
+                status = "contradiction"
+                break
+            if fired == RUN_CHUNK:
+                if deadline is not None and time.perf_counter() > deadline:
+                    status = "timeout"
+                    break
+                continue
+            # quiescent at the current level
+            solved = n_givens + len(recorder.values) == 81
+            if level == 0:
+                labels = [] if solved else self.current_labels()
+                result.candidates_after_singles = len(labels)
+                result.links_after_singles = _csp_link_count(labels)
+            elif level == 1:
+                result.candidates_after_whips1 = 0 if solved else len(self.current_labels())
+            if solved:
+                status = "solved"
+                break
+            if level >= self.max_length:
+                status = "not-solved"
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                status = "timeout"
+                break
+            level += 1
+            env.assert_string(f"(active (level {level}))")
+        if result.candidates_after_whips1 is None and status == "solved" and level == 0:
+            result.candidates_after_whips1 = 0
+        result.status = status
+        result.contradiction = recorder.contradiction
+        result.steps = [_step(record) for record in recorder.records]
+        values = list(givens)
+        for lab in recorder.values:
+            values[cell_at((lab // 10) % 10, lab % 10)] = lab // 100
+        result.values = tuple(values)
+        remaining: dict[int, set[int]] = {}
+        if status != "solved":
+            for lab in self.current_labels():
+                remaining.setdefault(cell_at((lab // 10) % 10, lab % 10), set()).add(lab // 100)
+        result.candidates = {cell: frozenset(ds) for cell, ds in sorted(remaining.items())}
+        result.seconds = time.perf_counter() - start
+        self._recorder = None
+        return result
+
+
+def _csp_link_count(labels: list[int]) -> int:
+    """Number of csp-links among the candidates: each pair counted once per common variable."""
+    counts: dict[int, int] = {}
+    for lab in labels:
+        for v in label_variables(lab):
+            counts[v] = counts.get(v, 0) + 1
+    return sum(k * (k - 1) // 2 for k in counts.values())
+
+
+def _step(record: list) -> Step:
+    rule, level, eliminations, assertions, cells = record
+    chain = ()
+    if cells:
+        chain = tuple(
+            ChainCell(variable_of_id(cells[i]), candidate_of_label(cells[i + 1]),
+                      candidate_of_label(cells[i + 2]) if cells[i + 2] else None)
+            for i in range(0, len(cells), 3))
+    return Step(rule=rule, level=level,
+                eliminations=tuple(candidate_of_label(z) for z in eliminations),
+                assertions=tuple(candidate_of_label(a) for a in assertions),
+                chain=chain)

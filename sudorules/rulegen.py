@@ -1,0 +1,140 @@
+"""Build the CLIPS program of a theory: saliences, static rule files and per-length generated rules.
+
+The rule files live in ``rules/``.  Files with ``{...}`` fields (whips.clp, braids.clp) are
+templates filled here for every length (SPEC §7.5).  Saliences are computed by walking the
+simplest-first order of SPEC §5.3 from the top and decrementing a counter, then injected as
+defglobals (static files) or literals (generated rules).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+THEORIES = ("BRT", "W", "B", "SW")
+
+#: static rule files loaded by every theory, in load order
+BASE_FILES = ("templates.clp", "ecp.clp", "singles.clp")
+
+
+def salience_order(theory: str, max_length: int) -> list[str]:
+    """The rule groups of ``theory`` from the highest priority to the lowest (SPEC §5.3)."""
+    order = ["top", "blocked", "blocked-end", "ecp", "cd", "naked-single", "hidden-single"]
+    if theory == "BRT":
+        return order
+    order.append("whip1")
+    for n in range(2, max_length + 1):
+        if theory == "SW" and n <= 4:
+            order += [f"naked-subsets-{n}", f"hidden-subsets-{n}", f"fish-{n}"]
+        order += [f"whip-{n}", f"partial-whip-{n - 1}"]
+        if theory == "B" and n >= 3:
+            order.append(f"braid-{n}")
+            if n == 3:
+                order.append("partial-braid-1")
+            order.append(f"partial-braid-{n - 1}")
+    return order
+
+
+def saliences(theory: str, max_length: int) -> dict[str, int]:
+    """Salience of every rule group: 10000 for the first, then one less for each next group."""
+    return {name: 10000 - i for i, name in enumerate(salience_order(theory, max_length))}
+
+
+def _read(name: str) -> str:
+    return (RULES_DIR / name).read_text(encoding="utf-8")
+
+
+def _template(name: str) -> str:
+    """A template rule file without its leading comment block (the comments contain no fields)."""
+    return _read(name)
+
+
+def _pw_template(k: int) -> str:
+    slots = " ".join(f"(slot v{i}) (slot l{i}) (slot r{i})" for i in range(1, k + 1))
+    return f"(deftemplate pw{k} (slot z) {slots})\n"
+
+
+def _pb_template(k: int) -> str:
+    slots = " ".join(f"(slot s{i})" for i in range(1, k + 1))
+    return f"(deftemplate pb{k} (slot z) {slots})\n"
+
+
+def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:
+    """whip[n] and partial-whip[n] (the latter only if a whip[n+1] can be tried)."""
+    m = n - 1
+    labels = ["?z"] + [f"?{p}{i}" for i in range(1, m + 1) for p in ("l", "r")]
+    fields = {
+        "n": n, "m": m, "k": n + 1,
+        "s_whip": sal[f"whip-{n}"],
+        "s_partial_whip": sal.get(f"partial-whip-{n}", 0),
+        "bind_m": " ".join(f"(v{i} ?v{i}) (l{i} ?l{i}) (r{i} ?r{i})" for i in range(1, m + 1)),
+        "not_labels_m": "&".join("~" + x for x in labels),
+        "not_vars_m": "&".join(f"~?v{i}" for i in range(1, m + 1)),
+        "not_linked_rlcs_m": " ".join(f"(not (lk (a ?x) (b ?r{i})))" for i in range(1, m + 1)),
+        "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
+        "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
+        "whip_block": ("\n   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v ?l)))" if n == 2 else ""),
+    }
+    text = _template("whips.clp").format(**fields)
+    if n == max_length:  # no partial-whip[n]: nothing would extend it
+        text = text[: text.index(";;; partial-whip[")]
+    return text
+
+
+def braid_rules(n: int, sal: dict[str, int], max_length: int) -> str:
+    """braid[n] and partial-braid[n], one rule per anchor of the new left-linking candidate."""
+    m = n - 1
+    s = [f"?s{i}" for i in range(1, m + 1)]
+    base = {
+        "n": n, "m": m, "k": n + 1,
+        "s_braid": sal[f"braid-{n}"],
+        "s_partial_braid": sal.get(f"partial-braid-{n}", 0),
+        "bind_s": " ".join(f"(s{i} ?s{i})" for i in range(1, m + 1)),
+        "not_linked_s": " ".join(f"(not (lk (a ?x) (b {x})))" for x in s),
+        "list_s": " ".join(s),
+        "not_s": "&".join("~" + x for x in s),
+        "assert_s": " ".join(f"(s{i} (nth$ {i} ?s))" for i in range(1, n + 1)),
+    }
+    template = _template("braids.clp")
+    head, rest = template.split("(defrule braid-", 1)
+    braid_part, partial_part = ("(defrule braid-" + rest).split(";;; partial-braid[", 1)
+    partial_part = ";;; partial-braid[" + partial_part
+    out = [head.format(**base, j="z")]
+    for j in ["z"] + [x[1:] for x in s]:
+        out.append(braid_part.format(**base, j=j))
+        if n < max_length:
+            out.append(partial_part.format(**base, j=j))
+    return "\n".join(out)
+
+
+def program(theory: str, max_length: int) -> str:
+    """The whole CLIPS text of ``theory`` with chains up to ``max_length``."""
+    if theory not in THEORIES:
+        raise ValueError(f"unknown theory {theory!r}: expected one of {', '.join(THEORIES)}")
+    if theory != "BRT" and max_length < 1:
+        raise ValueError("max_length must be at least 1")
+    if theory == "BRT":
+        max_length = 0
+    sal = saliences(theory, max_length)
+    parts = ["(defglobal " + " ".join(f"?*s-{name}* = {value}" for name, value in sal.items()) + ")\n"]
+    parts += [_read(name) for name in BASE_FILES]
+    if theory == "BRT":
+        return "\n".join(parts)
+    parts.append(_read("whip1.clp"))
+    parts += [_pw_template(k) for k in range(1, max_length)]
+    if theory == "B":
+        parts += [_pb_template(k) for k in range(1, max_length)]
+    if max_length >= 2:
+        parts.append(_read("partial-whip1.clp"))
+        parts.append(_read("whip2-blocked.clp"))
+    if theory == "SW":
+        parts.append(_read("subsets.clp"))
+    for n in range(2, max_length + 1):
+        parts.append(whip_rules(n, sal, max_length))
+    if theory == "B":
+        if max_length >= 3:
+            parts.append(_read("partial-braid1.clp"))
+        for n in range(3, max_length + 1):
+            parts.append(braid_rules(n, sal, max_length))
+    return "\n".join(parts)
