@@ -259,3 +259,38 @@ def test_unbiased_statistics_need_clues(tmp_path):
     assert raw["columns"]["W"]["raw"]["mean"] == pytest.approx(7 / 3)
     assert raw["columns"]["W"]["raw"]["sd"] == pytest.approx(statistics.pstdev([1, 2, 4]))
     assert raw["columns"]["W"]["unbiased"] is None
+
+
+RATE_CSV = """puzzle,clues,W,B,status,seconds,error
+{p25},25,2,2,solved,0.055,
+{p26},26,3,,timeout,0.943,
+{p27},27,,,not-solved,0.100,
+bad,,,,invalid,,wrong length: 3 grid characters
+{p28},28,4,3,solved,0.500,
+"""
+
+
+def test_rate_output_with_failed_rows(tmp_path):
+    """The CSV of `sudorules rate`: failed rows count in the clue statistics only."""
+    path = tmp_path / "rated.csv"
+    path.write_text(RATE_CSV.format(p25=puzzle_with(25), p26=puzzle_with(26), p27=puzzle_with(27),
+                                    p28=puzzle_with(28)))
+    collection = load_collection([str(path)])
+    assert collection.value_columns == ["W", "B", "seconds"]  # `error` is text, not a statistic
+    report = build_report(collection)
+    assert report["status"] == {"invalid": 1, "not-solved": 1, "solved": 2, "timeout": 1}
+    assert report["excluded_rows"] == 3
+    assert report["columns"]["clues"]["count"] == 4  # the invalid row has no clue count
+    assert report["columns"]["W"]["count"] == 2  # the timeout's W = 3 is left out
+    assert report["columns"]["W"]["raw"]["mean"] == pytest.approx(3.0)
+    assert report["columns"]["seconds"]["raw"]["mean"] == pytest.approx((0.055 + 0.5) / 2)
+
+
+def test_parquet_output_reads_like_the_csv(tmp_path):
+    pytest.importorskip("pyarrow")
+    csv = tmp_path / "rated.csv"
+    csv.write_text(RATE_CSV.format(p25=puzzle_with(25), p26=puzzle_with(26), p27=puzzle_with(27),
+                                   p28=puzzle_with(28)))
+    parquet = tmp_path / "rated.parquet"
+    pd.read_csv(csv, dtype={"puzzle": str, "status": str, "error": str}).to_parquet(parquet)
+    assert build_report(load_collection([str(parquet)])) == build_report(load_collection([str(csv)]))

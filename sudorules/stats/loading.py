@@ -3,7 +3,8 @@
 Inputs (issue #5):
 
 * our CSV outputs (``sudorules check``/``rate``: columns such as ``puzzle, clues, W, B, status``);
-  a file is read as CSV when its name ends in ``.csv`` or its first line holds a comma;
+  a file is read as CSV when its name ends in ``.csv`` or its first line holds a comma, and as
+  Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
   (``200314``, ``1.16171e+06``) becomes the ``tries`` column;
@@ -133,18 +134,35 @@ def read_csv_table(path: Path) -> pd.DataFrame:
         raw = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise StatsInputError(f"{path}: not a readable CSV file ({str(error).splitlines()[0]})") from None
-    table = pd.DataFrame({"line": range(2, len(raw) + 2), "source": str(path)})
+    return _typed_table(path, raw, first_line=2)
+
+
+def read_parquet_table(path: Path) -> pd.DataFrame:
+    """A Parquet output of ``sudorules rate`` (needs pyarrow, the ``parquet`` extra), read like a CSV."""
+    try:
+        frame = pd.read_parquet(path)
+    except ImportError:
+        raise StatsInputError(f"{path}: reading Parquet needs pyarrow: pip install 'sudorules[parquet]'") from None
+    except (OSError, ValueError) as error:
+        raise StatsInputError(f"{path}: not a readable Parquet file ({str(error).splitlines()[0]})") from None
+    raw = frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v)))
+    return _typed_table(path, raw, first_line=1)
+
+
+def _typed_table(path: Path, raw: pd.DataFrame, first_line: int) -> pd.DataFrame:
+    """Columns of strings (one row per puzzle; row 0 is line ``first_line``) to text and float columns."""
+    table = pd.DataFrame({"line": range(first_line, len(raw) + first_line), "source": str(path)})
     counted = raw["status"].isin(["", SOLVED]) if "status" in raw else pd.Series(True, index=raw.index)
     for name in raw.columns:
         column = raw[name].str.strip()
         if name in NON_VALUE_COLUMNS:
-            table[name] = _text(column) if name != TRIES else _numeric_column(path, name, column, counted)
+            table[name] = _text(column) if name != TRIES else _numeric_column(path, name, column, counted, first_line)
             continue
         numbers = column.map(lambda v: _to_number(v) if v else None)
         if numbers.notna().sum() == 0 and (column != "").any():
             table[name] = _text(column)  # a text column (e.g. a reason): not a statistic
             continue
-        table[name] = _numeric_column(path, name, column, counted)
+        table[name] = _numeric_column(path, name, column, counted, first_line)
     if CLUES not in table and "puzzle" in table:
         table[CLUES] = table["puzzle"].map(lambda p: _clue_count(p))
     return table
@@ -154,13 +172,13 @@ def _text(column: pd.Series) -> pd.Series:
     return column.where(column != "", None)
 
 
-def _numeric_column(path: Path, name: str, column: pd.Series, counted: pd.Series) -> pd.Series:
+def _numeric_column(path: Path, name: str, column: pd.Series, counted: pd.Series, first_line: int) -> pd.Series:
     values = []
     for index, text in column.items():
         value = _to_number(text) if text else math.nan
         if value is None:
             if counted[index]:
-                raise StatsInputError(f"{path} line {index + 2}: column {name}: {text!r} is not a number")
+                raise StatsInputError(f"{path} line {index + first_line}: column {name}: {text!r} is not a number")
             value = math.nan
         values.append(value)
     return pd.Series(values, index=column.index, dtype=float)
@@ -224,7 +242,12 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
     for name in files:
         path = Path(name)
         _check_file(path)
-        tables.append(read_csv_table(path) if _is_csv(path, _first_line(path)) else read_puzzle_table(path))
+        if path.suffix.lower() == ".parquet":
+            tables.append(read_parquet_table(path))
+        elif _is_csv(path, _first_line(path)):
+            tables.append(read_csv_table(path))
+        else:
+            tables.append(read_puzzle_table(path))
     frame = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     for name, file_name in columns:
         path = Path(file_name)
