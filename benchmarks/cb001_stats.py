@@ -49,10 +49,12 @@ PAPER_MINIMALS_TOTAL = 4.6563e15
 
 
 def z_score(ours: float, paper: float, error: float) -> str:
+    """(ours - paper)/error, signed, one decimal; "-" when the error is 0."""
     return f"{(ours - paper) / error:+.1f}" if error > 0 else "-"
 
 
 def markdown(header: list[str], rows: list[list]) -> str:
+    """A Markdown table."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -65,6 +67,7 @@ def effective_size(clue_distribution: list[dict]) -> float:
 
 
 def global_table(report: dict, n_eff: float) -> str:
+    """Means and sds beside 000 §2.1.1 / 002 Table 2."""
     rows = []
     size = report["rows"]
     for (name, stat), (paper_cb, paper_real) in PAPER_GLOBAL.items():
@@ -83,6 +86,7 @@ def global_table(report: dict, n_eff: float) -> str:
 
 
 def clue_table(report: dict) -> str:
+    """Clue distribution beside 002 Table 4."""
     rows = []
     size = report["rows"]
     ours = {r["clues"]: r for r in report["clue_distribution"]}
@@ -100,6 +104,7 @@ def clue_table(report: dict) -> str:
 
 
 def w_table(report: dict, n_eff: float) -> str:
+    """W distribution beside 002 Table 3, with the moments of both distributions."""
     rows = []
     size = report["rows"]
     ours = {r["level"]: r for r in report["level_distributions"]["W"]}
@@ -146,6 +151,7 @@ def correlation_table(report: dict, n_eff: float) -> str:
 
 
 def minimals_table(report: dict) -> str:
+    """Minimal puzzles per grid beside 000 §2.1.5."""
     minimals = report["minimals"]
     rows = []
     for r in minimals["per_clue"]:
@@ -162,6 +168,7 @@ def minimals_table(report: dict) -> str:
 
 
 def main() -> int:
+    """Load cb-001, compute everything, print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--oracle", type=Path, default=DEFAULT_ORACLE, help="the cb-001 folder")
     folder = parser.parse_args().oracle

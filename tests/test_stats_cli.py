@@ -95,3 +95,10 @@ def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     result = run("stats", files / "puzzles.txt", "--plot", tmp_path / "x.png")
     assert result.exit_code != 0 and "pip install 'sudorules[plot]'" in result.output
     assert not (tmp_path / "x.png").exists()
+
+
+def test_empty_inputs(tmp_path):
+    assert "no input" in run("stats").output
+    (tmp_path / "empty.csv").write_text("puzzle,clues,W,status\n")
+    result = run("stats", tmp_path / "empty.csv")
+    assert result.exit_code != 0 and "no puzzle rows" in result.output

@@ -28,8 +28,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], unbiased: bool, by: 
           plot: str | None, log_columns: tuple[str, ...]) -> None:
     """Statistics of rated puzzles: means, sds, distributions, correlations, numbers of minimals.
 
-    FILE is one of our CSV (or .parquet) outputs (puzzle, clues, W, B, status...) or a puzzle file (one puzzle per
-    line; a numeric tail is the generator's tries count, as in the published puzzles.txt).  Rows
+    FILE is one of our CSV (or .parquet) outputs (puzzle, clues, W, B, status...) or a puzzle
+    file (one puzzle per line; a numeric tail is the generator's tries count, as in the published
+    puzzles.txt).  Rows
     whose status is not `solved` keep their clue count but are left out of every other statistic
     (counted and reported).  The papers' conventions:
 

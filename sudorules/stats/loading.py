@@ -121,11 +121,12 @@ def _first_line(path: Path) -> str:
 
 
 def _to_number(text: str) -> Optional[float]:
-    """The float value of ``text``, None when it is not a (finite or infinite) number."""
+    """The float value of ``text``, None when it is not a finite number."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None
 
 
 def read_csv_table(path: Path) -> pd.DataFrame:
@@ -263,8 +264,10 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
         if name in frame:
             _check_same(name, path, frame[name], series)
         frame[name] = series
-    if frame.empty:
+    if not files and not columns:
         raise StatsInputError("no input: give at least one FILE or --column NAME=FILE")
+    if frame.empty:
+        raise StatsInputError(f"{', '.join(list(files) + [f for _, f in columns])}: no puzzle rows")
     value_columns = [c for c in frame.columns
                      if c not in NON_VALUE_COLUMNS and c != CLUES and pd.api.types.is_numeric_dtype(frame[c])]
     return Collection(frame, value_columns)
