@@ -30,7 +30,9 @@
  * left with one cell places the digit there (the cell leaves every other digit's mask, the column
  * leaves the digit's masks in the two other bands); then naked singles (cells with one candidate
  * digit, found with bit-parallel counters over the nine digit masks of a band) are placed, and the
- * loop runs to a fixpoint.  A contradiction is an empty band-digit (no permutation fits) or an
+ * loop runs to a fixpoint.  Columns get the same treatment across bands: a digit left in one band
+ * only for some column must sit in that column's box there, which removes it from the box's other
+ * columns in that band (table CLAIM).  A contradiction is an empty band-digit (no permutation fits) or an
  * unsolved cell with no candidate.  Search guesses on a bivalue cell when there is one (else the
  * first cell with fewest candidates): branch "cell = d" on a copy of the state, then "cell != d" in
  * place.
@@ -38,23 +40,28 @@
  * ---------------------------------------------------------------------------------------------------
  * Random grids: how they are sampled, and how far from uniform
  * ---------------------------------------------------------------------------------------------------
- * sr_random_grid fills box 1 (top-left) with a uniformly random permutation of 1..9, then runs the
- * same propagating search with random choices: at each guess point the digit tried is drawn
- * uniformly among the guessed cell's remaining candidates (a failed digit is eliminated and another
- * is drawn).  The finished grid then goes through a uniformly random element of the validity
- * preserving symmetry group (digit relabelling, band and stack permutations, row permutations within
- * bands, column permutations within stacks, transposition: 2 * 6^8 * 9! elements).
+ * sr_random_grid fills box 1 (top-left) with a uniformly random permutation of 1..9 (exact: digit
+ * relabelling maps the grids with one box 1 one-to-one onto those with any other), then completes it
+ * with random_search(): the propagating search above, where at each guess cell the candidate digits
+ * are tried in a uniformly random order (the first one whose subtree has a completion is kept, so the
+ * digit kept is uniform among the cell's *viable* digits).  The finished grid then goes through a
+ * uniformly random element of the validity-preserving symmetry group (band and stack permutations,
+ * row and column permutations inside them, transposition, digit relabelling).
  *
- * Consequences: the distribution is exactly invariant under that group, so every grid of a given
- * equivalence class (the 5,472,730,538 essentially different grids) is equally likely; but it is
- * NOT exactly uniform over all 6.67e21 grids, because a grid reached by a search path that met fewer
- * or narrower guess points is more likely than one reached through many wide guesses, and dead ends
- * shift probability to their siblings.  The bias is therefore only across equivalence classes.
- * benchmarks/bench_core.py measures it indirectly (the spread of the number of guesses, and the
- * distribution of the product of the guess widths, whose inverse is a grid's path probability when
- * there is no dead end).  This is the usual "random backtracking" grid source; the controlled-bias
- * generator papers treat such grids as unbiased for their statistics, but it is not an exact uniform
- * sampler.
+ * Given box 1, a grid g is drawn with probability P(g) = prod 1/v_i over the guess points of its
+ * search path (v_i viable digits at guess i), where uniform sampling would give every grid
+ * 1/N1, N1 = 6,670,903,752,021,072,936,960 / 9! = 1.838e16 the completions of a box 1.  So the
+ * sampler is NOT uniform: grids reached through few, narrow guesses are favoured.  The symmetry step
+ * makes the result exactly uniform inside each equivalence class of grids, so the bias lies only
+ * across the 5,472,730,538 essentially different grids (it averages P over a class).
+ *
+ * Measured with sr_random_grid_weighted (which returns w(g) = 1/P(g)), 20,000 grids, seed 5: the mean
+ * of w is 1.857e16, within 1% of N1 (a check of the weights: E[w] = N1 exactly), but w ranges from
+ * 1.1e14 to 5.1e17 (coefficient of variation 1.5), and the effective sample size
+ * (sum w)^2 / (n sum w^2) is 0.30 of n.  In words: before the symmetry step, the likeliest grids
+ * sampled are drawn ~4,600 times as often as the least likely ones.  A statistic whose terms are
+ * weighted by w / N1 (importance sampling) is exactly unbiased, at ~1/0.30 = 3.3 times the variance.  benchmarks/bench_core.py prints these figures for its seed.  This is
+ * the usual random-backtracking grid source, not an exactly uniform sampler.
  */
 #include "core.h"
 
@@ -97,12 +104,25 @@ static const uint32_t KEEP[512] = {REP512(KEEP_OF)};
     REP16(T, 0), REP4(T, 16), REP4(T, 20), T(24), T(25), T(26)
 static const uint32_t PEERS[27] = {REP27(PEERS_OF)};
 
+/* CLAIM[u], u the 9-bit set of columns where a digit is left in one band only: in that band, the
+ * cells of each box outside those columns, which the digit cannot take (column-box claiming); all
+ * 27 cells (a contradiction) when two such columns fall in one box. */
+#define CLAIM_BOX(u, k)                                                                         \
+    ((((u) >> (3 * (k))) & 7u) == 0   ? 0u                                                      \
+     : (((u) >> (3 * (k))) & 7u) == 1 ? (BOX0 << (3 * (k))) & ~(COL0 << (3 * (k)))              \
+     : (((u) >> (3 * (k))) & 7u) == 2 ? (BOX0 << (3 * (k))) & ~(COL0 << (3 * (k) + 1))          \
+     : (((u) >> (3 * (k))) & 7u) == 4 ? (BOX0 << (3 * (k))) & ~(COL0 << (3 * (k) + 2))          \
+                                      : BAND_ALL)
+#define CLAIM_OF(u) (CLAIM_BOX(u, 0) | CLAIM_BOX(u, 1) | CLAIM_BOX(u, 2))
+static const uint32_t CLAIM[512] = {REP512(CLAIM_OF)};
+
 /* ---- solver state ----------------------------------------------------------------------------- */
 
 typedef struct {
     uint32_t cand[27];    /* cand[9*b + d]: cells of band b where digit d+1 is a candidate */
     uint32_t unsolved[3]; /* cells of each band not yet placed */
     uint32_t changed;     /* bit 9*b + d: cand[9*b + d] changed since it was last filtered */
+    uint32_t dirty_digits; /* bit d: some mask of digit d+1 changed since its columns were checked */
     uint32_t bivalue[3];  /* unsolved cells with exactly two candidates, as of the last fixpoint */
 } state;
 
@@ -133,7 +153,7 @@ static inline uint32_t single_rows(uint32_t m)
     uint32_t out = 0;
     for (int r = 0; r < 27; r += 9) {
         uint32_t x = (m >> r) & 0x1FFu;
-        if ((x & (x - 1)) == 0) out |= x << r;
+        out |= (x & (0u - (uint32_t)((x & (x - 1)) == 0))) << r;
     }
     return out;
 }
@@ -152,6 +172,7 @@ static int propagate(state *s)
             if (!m) return 0;
             s->cand[i] = m;
             int b = i / 9, d = i - 9 * b;
+            s->dirty_digits |= 1u << d;
             uint32_t placed = single_rows(m) & s->unsolved[b];
             if (placed) {
                 s->unsolved[b] &= ~placed;
@@ -163,6 +184,21 @@ static int propagate(state *s)
                     if (c != b) narrow(s, 9 * c + d, ~colmask);
             }
         }
+        /* columns: a digit left in one band for a column is claimed by that band's box */
+        while (s->dirty_digits) {
+            int d = lowest_bit(s->dirty_digits);
+            s->dirty_digits &= s->dirty_digits - 1;
+            uint32_t m0 = s->cand[d], m1 = s->cand[9 + d], m2 = s->cand[18 + d];
+            uint32_t c0 = (m0 | m0 >> 9 | m0 >> 18) & 0x1FFu;
+            uint32_t c1 = (m1 | m1 >> 9 | m1 >> 18) & 0x1FFu;
+            uint32_t c2 = (m2 | m2 >> 9 | m2 >> 18) & 0x1FFu;
+            if ((c0 | c1 | c2) != 0x1FFu) return 0; /* a column with no place for the digit */
+            uint32_t u0 = c0 & ~(c1 | c2), u1 = c1 & ~(c0 | c2), u2 = c2 & ~(c0 | c1);
+            if (u0) narrow(s, d, ~CLAIM[u0]);
+            if (u1) narrow(s, 9 + d, ~CLAIM[u1]);
+            if (u2) narrow(s, 18 + d, ~CLAIM[u2]);
+        }
+        if (s->changed) continue;
         /* naked singles, and the bivalue cells for the next guess */
         int found = 0;
         for (int b = 0; b < 3; ++b) {
@@ -196,23 +232,31 @@ static int propagate(state *s)
 
 static int init_state(state *s, const uint8_t *grid)
 {
+    uint32_t given[27] = {0}; /* given[9*b + d]: the givens of digit d+1 in band b */
+    uint32_t occupied[3] = {0};
     for (int i = 0; i < 27; ++i) s->cand[i] = BAND_ALL;
-    for (int b = 0; b < 3; ++b) s->unsolved[b] = BAND_ALL;
-    s->changed = 0;
-    for (int k = 0; k < 81; ++k) {
-        unsigned v = grid[k];
-        if (!v) continue;
-        if (v > 9) return 0;
-        int b = k / 27;
-        uint32_t bit = 1u << (k - 27 * b);
-        if (!(s->cand[9 * b + v - 1] & bit)) return 0; /* contradicted by an earlier given */
-        assign(s, b, (int)v - 1, bit);
-        /* the column, in the other bands, at once: catches repeated givens early */
-        uint32_t colmask = COL0 << ((k - 27 * b) % 9);
-        for (int c = 0; c < 3; ++c)
-            if (c != b) narrow(s, 9 * c + (int)v - 1, ~colmask);
+    for (int b = 0; b < 3; ++b)
+        for (int p = 0, col = 0; p < 27; ++p, col = col == 8 ? 0 : col + 1) {
+            unsigned v = grid[27 * b + p];
+            if (!v) continue;
+            if (v > 9) return 0;
+            int d = (int)v - 1;
+            given[9 * b + d] |= 1u << p;
+            occupied[b] |= 1u << p;
+            s->cand[9 * b + d] &= ~PEERS[p];
+            for (int c = 0; c < 3; ++c)
+                if (c != b) s->cand[9 * c + d] &= ~(COL0 << col);
+        }
+    for (int b = 0; b < 3; ++b) {
+        for (int d = 0; d < 9; ++d) {
+            int i = 9 * b + d;
+            if (given[i] & ~s->cand[i]) return 0; /* a given seen by an equal given */
+            s->cand[i] &= ~occupied[b] | given[i];
+        }
+        s->unsolved[b] = BAND_ALL & ~occupied[b]; /* givens are placed: their eliminations are done */
     }
     s->changed = (1u << 27) - 1;
+    s->dirty_digits = 0x1FF;
     return 1;
 }
 
@@ -234,7 +278,6 @@ typedef struct {
     int limit;
     int count;
     uint8_t *solution; /* first solution found, or NULL */
-    sr_rng *rng;       /* random digit choice at guesses (random grids), or NULL */
 } search_ctx;
 
 /* Choose the guess cell: the first bivalue cell, else the first cell with fewest candidates. */
@@ -276,14 +319,7 @@ static void search(state *s, search_ctx *ctx)
         uint32_t bit = 0;
         choose_cell(s, &b, &bit);
         int d = 0;
-        if (ctx->rng) {
-            int digits[9], n = 0;
-            for (int e = 0; e < 9; ++e)
-                if (s->cand[9 * b + e] & bit) digits[n++] = e;
-            d = digits[sr_rng_below(ctx->rng, (uint32_t)n)];
-        } else {
-            while (!(s->cand[9 * b + d] & bit)) ++d;
-        }
+        while (!(s->cand[9 * b + d] & bit)) ++d;
         state t = *s;
         assign(&t, b, d, bit);
         search(&t, ctx);
@@ -292,11 +328,53 @@ static void search(state *s, search_ctx *ctx)
     }
 }
 
-static int count_from(state *s, int limit, uint8_t *solution, sr_rng *rng)
+static int count_from(state *s, int limit, uint8_t *solution)
 {
-    search_ctx ctx = {limit < 1 ? 1 : limit, 0, solution, rng};
+    search_ctx ctx = {limit < 1 ? 1 : limit, 0, solution};
     search(s, &ctx);
     return ctx.count < ctx.limit ? ctx.count : ctx.limit;
+}
+
+/* Random completion of a consistent state into `grid`; 1 on success, 0 when there is none.  At each
+ * guess cell the candidates are tried in a uniformly random order on copies of the state, so the
+ * digit kept is uniform among the cell's viable digits (those with a completion) and a viable
+ * subtree is never left.  A grid g is thus drawn with probability prod 1/v_i over the guess points
+ * of its path, v_i the number of viable digits there.  When `weight` is not NULL the untried digits
+ * are tested too and *weight is multiplied by prod v_i = 1/P(g) (for measuring the bias). */
+static int random_search(state *s, sr_rng *rng, uint8_t *grid, double *weight)
+{
+    if (!propagate(s)) return 0;
+    if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
+        write_grid(s, grid);
+        return 1;
+    }
+    int b = 0;
+    uint32_t bit = 0;
+    choose_cell(s, &b, &bit);
+    int digits[9], n = 0;
+    for (int e = 0; e < 9; ++e)
+        if (s->cand[9 * b + e] & bit) digits[n++] = e;
+    for (int j = 0; j < n; ++j) {
+        int r = j + (int)sr_rng_below(rng, (uint32_t)(n - j)); /* lazy Fisher-Yates */
+        int d = digits[r];
+        digits[r] = digits[j];
+        digits[j] = d;
+        state t = *s;
+        assign(&t, b, d, bit);
+        if (random_search(&t, rng, grid, weight)) {
+            if (weight) {
+                int viable = 1;
+                for (int k = j + 1; k < n; ++k) {
+                    state u = *s;
+                    assign(&u, b, digits[k], bit);
+                    viable += count_from(&u, 1, NULL);
+                }
+                *weight *= viable;
+            }
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ---- public API ------------------------------------------------------------------------------- */
@@ -305,7 +383,7 @@ int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution)
 {
     state s;
     if (!init_state(&s, grid)) return 0;
-    return count_from(&s, limit, solution, NULL);
+    return count_from(&s, limit, solution);
 }
 
 int sr_is_minimal(const uint8_t *grid)
@@ -322,7 +400,7 @@ int sr_is_minimal(const uint8_t *grid)
         init_state(&s, reduced); /* cannot fail: a subset of a consistent puzzle */
         int b = k / 27;
         narrow(&s, 9 * b + solution[k] - 1, ~(1u << (k - 27 * b)));
-        int other = count_from(&s, 1, NULL, NULL);
+        int other = count_from(&s, 1, NULL);
         reduced[k] = grid[k];
         if (!other) return 0; /* given k is redundant */
     }
@@ -399,7 +477,9 @@ static void random_line_order(sr_rng *rng, int *order)
     }
 }
 
-void sr_random_grid(sr_rng *rng, uint8_t *grid)
+void sr_random_grid(sr_rng *rng, uint8_t *grid) { sr_random_grid_weighted(rng, grid, NULL); }
+
+void sr_random_grid_weighted(sr_rng *rng, uint8_t *grid, double *weight)
 {
     uint8_t start[81] = {0};
     int box[9];
@@ -408,7 +488,8 @@ void sr_random_grid(sr_rng *rng, uint8_t *grid)
     state s;
     init_state(&s, start);
     uint8_t filled[81];
-    count_from(&s, 1, filled, rng); /* a partial valid box always completes */
+    if (weight) *weight = 1.0;
+    random_search(&s, rng, filled, weight); /* a valid box 1 always completes */
 
     int rows[9], cols[9], digits[9];
     random_line_order(rng, rows);

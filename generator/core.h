@@ -40,4 +40,11 @@ uint32_t sr_rng_below(sr_rng *rng, uint32_t bound);
  * How it samples, and how far from uniform it may be, is explained in core.c. */
 void sr_random_grid(sr_rng *rng, uint8_t *grid);
 
+/* The same grid as sr_random_grid with the same rng state (it draws the same random numbers), and in
+ * *weight the inverse of the probability with which the search drew it, before the final random
+ * symmetry, given box 1: the product over the guess points of the number of viable digits.  Its mean
+ * estimates the number of completions of a box (9!-th of all grids); its spread measures how far the
+ * sampling is from uniform (see core.c).  Slower: every untried digit is tested. */
+void sr_random_grid_weighted(sr_rng *rng, uint8_t *grid, double *weight);
+
 #endif

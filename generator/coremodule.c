@@ -176,6 +176,41 @@ static PyObject *py_random_grids_into(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* random_grid_weights_into(grids_out, weights_out, seed): the grids of random_grids_into with the
+ * same seed, and for each the inverse of its sampling probability (float64, see core.h). */
+static PyObject *py_random_grid_weights_into(PyObject *self, PyObject *args)
+{
+    PyObject *out_obj, *weights_obj, *seed_obj;
+    if (!PyArg_ParseTuple(args, "OOO:random_grid_weights_into", &out_obj, &weights_obj, &seed_obj))
+        return NULL;
+    uint64_t seed;
+    if (get_seed(seed_obj, &seed) < 0) return NULL;
+    Py_buffer out, weights;
+    if (get_buffer(out_obj, &out, 1, "grids") < 0) return NULL;
+    if (get_buffer(weights_obj, &weights, 1, "weights") < 0) {
+        PyBuffer_Release(&out);
+        return NULL;
+    }
+    Py_ssize_t n = out.len / 81;
+    PyObject *result = NULL;
+    if (out.len % 81 || weights.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "random_grid_weights_into: grids must be N*81 bytes, weights N float64");
+    } else {
+        uint8_t *grids = (uint8_t *)out.buf;
+        double *w = (double *)weights.buf;
+        Py_BEGIN_ALLOW_THREADS
+        sr_rng rng;
+        sr_rng_seed(&rng, seed);
+        for (Py_ssize_t i = 0; i < n; ++i) sr_random_grid_weighted(&rng, grids + 81 * i, w + i);
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&weights);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"count_solutions", py_count_solutions, METH_VARARGS,
      "count_solutions(grid, limit=2) -> (count, first_solution_bytes_or_None); count <= limit."},
@@ -188,6 +223,9 @@ static PyMethodDef methods[] = {
      "is_minimal_batch(grids, out) -> None (GIL released)."},
     {"random_grids_into", py_random_grids_into, METH_VARARGS,
      "random_grids_into(out, seed) -> None: N random grids from one seeded generator."},
+    {"random_grid_weights_into", py_random_grid_weights_into, METH_VARARGS,
+     "random_grid_weights_into(grids_out, weights_out, seed) -> None: random_grids_into plus, per "
+     "grid, the inverse of its sampling probability given box 1 (bias measurement)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -28,6 +28,7 @@ __all__ = [
     "is_minimal",
     "is_minimal_batch",
     "random_grid",
+    "random_grid_weights",
     "random_grids",
     "solution_status",
     "solve",
@@ -114,7 +115,8 @@ def random_grid(seed: int) -> Puzzle:
     """A random complete valid grid; the same seed gives the same grid (``random_grids(1, seed)[0]``).
 
     Sampling: random-choice backtracking followed by a random symmetry of the grid; exactly uniform
-    within each equivalence class of grids, not exactly uniform across classes (see core.c).
+    within each equivalence class of grids, not uniform across classes (see core.c and
+    :func:`random_grid_weights`).
     """
     return Puzzle(_core.random_grid(_seed(seed)))
 
@@ -146,6 +148,21 @@ def random_grids(n: int, seed: int) -> np.ndarray:
     grids = np.empty((n, 81), dtype=np.uint8)
     _core.random_grids_into(grids, _seed(seed))
     return grids
+
+
+def random_grid_weights(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The grids of ``random_grids(n, seed)`` and, for each, the inverse of the probability with which
+    the random search drew it given box 1 (a float64 array; slower, for measuring the sampling bias).
+
+    Uniform sampling would give every grid the same weight; the mean weight estimates the number of
+    completions of a box 1, 6670903752021072936960 / 9!  (see generator/core.c).
+    """
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    grids = np.empty((n, 81), dtype=np.uint8)
+    weights = np.empty(n, dtype=np.float64)
+    _core.random_grid_weights_into(grids, weights, _seed(seed))
+    return grids, weights
 
 
 def _limit(limit: int) -> int:

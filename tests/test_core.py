@@ -181,6 +181,14 @@ def test_random_grids_are_valid_and_reproducible():
     assert not (other == grids).all(axis=1).any()
 
 
+def test_random_grid_weights_come_with_the_same_grids_and_estimate_the_completions_of_a_box():
+    grids, weights = core.random_grid_weights(3000, seed=8)
+    assert (grids == core.random_grids(3000, seed=8)).all()
+    assert (weights >= 1).all()
+    completions_of_box_1 = 6670903752021072936960 / 362880  # all grids / 9!
+    assert abs(weights.mean() / completions_of_box_1 - 1) < 0.2
+
+
 def test_random_grids_use_every_digit_evenly_in_each_cell():
     grids = core.random_grids(9000, seed=1)
     per_cell = np.stack([(grids == d).sum(axis=0) for d in range(1, 10)])  # 9 x 81, mean 1000

@@ -1,0 +1,106 @@
+"""Speed of the compiled core through the Python batch API (issue 2's four figures).
+
+    PYTHONPATH=. python benchmarks/bench_core.py [--cb001 ../shared/oracle/cb-001/puzzles.txt]
+
+Prints microseconds per puzzle (best of --repeat runs, one batch call each, single thread) and the
+process's peak resident memory, beside the targets of issue 2 and tdoku's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sudorules import core
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CB001 = ROOT.parent / "shared" / "oracle" / "cb-001" / "puzzles.txt"
+
+#: (label, target µs, tdoku µs) per workload
+TARGETS = {
+    "a": ("uniqueness, cb-001 minimal puzzles", 5.0, 3.4),
+    "b": ("uniqueness, random 35-clue subsets", 3.0, 2.1),
+    "c": ("full minimality check, cb-001", 130.0, 91.0),
+    "d": ("random complete grid", 8.0, 6.4),
+}
+
+
+def read_puzzles(path: Path) -> np.ndarray:
+    """The puzzles of a one-per-line file as an (N, 81) uint8 array (grid characters only)."""
+    text = "".join(line[:81] for line in path.read_text().splitlines() if line.strip())
+    codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(-1, 81)
+    return np.where((codes == ord(".")) | (codes == ord("0")), 0, codes - ord("0")).astype(np.uint8)
+
+
+def random_subsets(grids: np.ndarray, clues: int, seed: int) -> np.ndarray:
+    """For each grid, keep `clues` cells chosen uniformly at random."""
+    rng = np.random.default_rng(seed)
+    order = np.argsort(rng.random(grids.shape), axis=1)
+    mask = np.zeros(grids.shape, dtype=bool)
+    np.put_along_axis(mask, order[:, :clues], True, axis=1)
+    return np.where(mask, grids, 0).astype(np.uint8)
+
+
+def best_time(function, repeat: int) -> float:
+    """The best wall-clock time of `repeat` calls of `function`."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def peak_mib() -> float:
+    """Peak resident set size of this process so far, MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def report(key: str, seconds: float, n: int, extra: str = "") -> None:
+    label, target, tdoku = TARGETS[key]
+    micro = seconds / n * 1e6
+    verdict = "meets" if micro <= target else "MISSES"
+    print(f"({key}) {label:38s} {micro:8.2f} µs  (n={n:,}; target <= {target} µs: {verdict};"
+          f" tdoku {tdoku} µs)  peak RSS {peak_mib():.0f} MiB{extra}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cb001", type=Path, default=DEFAULT_CB001)
+    parser.add_argument("--subsets", type=int, default=100_000)
+    parser.add_argument("--grids", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
+
+    if args.cb001.is_file():
+        puzzles = read_puzzles(args.cb001)
+        counts, _ = core.count_solutions_batch(puzzles)
+        assert (counts == 1).all()
+        report("a", best_time(lambda: core.count_solutions_batch(puzzles), args.repeat), len(puzzles))
+    else:
+        puzzles = None
+        print(f"(a), (c) skipped: {args.cb001} not found")
+
+    grids = core.random_grids(args.subsets, seed=args.seed)
+    subsets = random_subsets(grids, 35, seed=args.seed)
+    counts, _ = core.count_solutions_batch(subsets)
+    shares = np.bincount(counts, minlength=3) / len(counts)
+    report("b", best_time(lambda: core.count_solutions_batch(subsets), args.repeat), len(subsets),
+           f"; solutions 0/1/2+: {shares[0]:.1%}/{shares[1]:.1%}/{shares[2]:.1%}")
+
+    if puzzles is not None:
+        assert core.is_minimal_batch(puzzles).all()
+        report("c", best_time(lambda: core.is_minimal_batch(puzzles), args.repeat), len(puzzles))
+
+    report("d", best_time(lambda: core.random_grids(args.grids, seed=args.seed), args.repeat), args.grids)
+
+
+if __name__ == "__main__":
+    main()
