@@ -74,6 +74,7 @@ def main() -> None:
     parser.add_argument("--cb001", type=Path, default=DEFAULT_CB001)
     parser.add_argument("--subsets", type=int, default=100_000)
     parser.add_argument("--grids", type=int, default=100_000)
+    parser.add_argument("--weighted", type=int, default=20_000, help="grids for the bias measurement")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -100,6 +101,21 @@ def main() -> None:
         report("c", best_time(lambda: core.is_minimal_batch(puzzles), args.repeat), len(puzzles))
 
     report("d", best_time(lambda: core.random_grids(args.grids, seed=args.seed), args.repeat), args.grids)
+    print_grid_bias(args.weighted, args.seed)
+
+
+def print_grid_bias(n: int, seed: int) -> None:
+    """How far random_grids is from uniform: the spread of the sampling weights w = 1/P(grid | box 1)."""
+    start = time.perf_counter()
+    _, weights = core.random_grid_weights(n, seed=seed)
+    seconds = time.perf_counter() - start
+    completions = 6670903752021072936960 / 362880  # grids / 9!: what the mean weight estimates
+    ess = weights.sum() ** 2 / (len(weights) * (weights ** 2).sum())
+    print(f"    grid sampling bias ({n:,} weighted grids, {seconds / n * 1e6:.0f} µs each): mean weight /"
+          f" exact completions of box 1 = {weights.mean() / completions:.3f} (1 expected);"
+          f" weights {weights.min():.2g} .. {weights.max():.2g}, max/min {weights.max() / weights.min():,.0f},"
+          f" coefficient of variation {weights.std() / weights.mean():.2f},"
+          f" effective sample size {ess:.2f} n (1.00 n for a uniform sampler)")
 
 
 if __name__ == "__main__":
