@@ -13,3 +13,5 @@ def main() -> None:
 from . import check  # noqa: E402,F401
 from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
+from . import generate  # noqa: E402,F401
+from . import count  # noqa: E402,F401

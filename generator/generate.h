@@ -1,0 +1,71 @@
+/*
+ * sudorules generators and minimal-puzzle counting, built only on the public core API (core.h).
+ *
+ * Three generators of minimal puzzles (D. Berthier, "Unbiased Statistics of a CSP - a Controlled-Bias
+ * Generator", §IV.A and §V.A):
+ *   bottom-up        add random clues until the puzzle has one solution, then delete redundant clues;
+ *   top-down         from a complete grid, delete the clues in random order, putting a clue back when
+ *                    its deletion gives several solutions;
+ *   controlled-bias  from a complete grid, delete random clues; the first multi-solution puzzle discards
+ *                    the grid (restart with a new one); the first minimal puzzle is the output.
+ * and the subsets / supersets enumerations used to count minimal puzzles (forum post "Counting minimal
+ * puzzles: subsets, supersets, etc.").
+ *
+ * Randomness: every puzzle (or counting sample, or input grid) `i` of a run with seed `seed` draws from
+ * its own sr_rng seeded with sr_stream_seed(seed, i), so results do not depend on how the work is split
+ * between threads or processes.  Every function is reentrant; call sr_generate_init() once first.
+ */
+#ifndef SUDORULES_GENERATE_H
+#define SUDORULES_GENERATE_H
+
+#include <stdint.h>
+
+#include "core.h"
+
+enum sr_method { SR_BOTTOM_UP = 0, SR_TOP_DOWN = 1, SR_CONTROLLED_BIAS = 2 };
+enum sr_count_method { SR_SUBSETS = 0, SR_SUPERSETS = 1 };
+
+/* Fill the constant cell tables (peers, units).  Call once, before any other function here. */
+void sr_generate_init(void);
+
+/* The seed of stream `index` of the stream family `seed`: splitmix64(seed + (index + 1) * golden). */
+uint64_t sr_stream_seed(uint64_t seed, uint64_t index);
+
+/* One minimal puzzle by the bottom-up generator; returns its number of clues. */
+int sr_bottom_up(sr_rng *rng, uint8_t *puzzle);
+
+/* One minimal puzzle by the top-down generator from the complete grid `grid`; returns its clue count. */
+int sr_top_down(sr_rng *rng, const uint8_t *grid, uint8_t *puzzle);
+
+/* One controlled-bias try on the complete grid `grid`: a random deletion order is drawn from `rng`,
+ * the first `untested` deletions are made without testing.  Returns the clue count of the minimal
+ * puzzle written to `puzzle`, or 0 when this grid gives no puzzle (the generator moves to a new grid). */
+int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle);
+
+/* Puzzles first..first+count-1 of the run `seed` by `method`, complete grids from sr_random_grid.
+ * puzzles: count*81 bytes; tries: count values (grids used: 0 for bottom-up, 1 for top-down). */
+void sr_generate_batch(int method, uint64_t seed, int64_t first, int64_t count, int untested,
+                       uint8_t *puzzles, int64_t *tries);
+
+/* Top-down on the given complete grids (n*81 bytes), grid j using stream first+j; puzzles: n*81. */
+void sr_top_down_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, uint8_t *puzzles);
+
+/* Controlled-bias tries on the given complete grids in order, grid j using stream first+j for its
+ * deletion order.  Writes each puzzle found to `puzzles` (capacity n*81) and the index j of the grid
+ * that gave it to `hits`; returns the number of puzzles found. */
+int64_t sr_cb_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, int untested,
+                    uint8_t *puzzles, int64_t *hits);
+
+/* Counting samples first..first+count-1: sample i draws a random complete grid and a uniform random
+ * `size`-subset of it from stream i, then counts (subsets) the minimal puzzles included in that subset,
+ * or (supersets) the minimal puzzles with at most `max_clues` clues that include it.  found: count*82
+ * values, found[82*k + c] = number of c-clue minimal puzzles of sample first+k.
+ * Returns 0, or -1 when an enumeration ran out of memory. */
+int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
+                   int64_t *found);
+
+/* The same count for one given complete grid and subset (`chosen`: 81 flags, 1 = in the subset);
+ * found: 82 values.  Returns 0, or -1 when out of memory. */
+int sr_count_in(int method, const uint8_t *grid, const uint8_t *chosen, int max_clues, int64_t *found);
+
+#endif
