@@ -158,54 +158,65 @@ static inline uint32_t single_rows(uint32_t m)
     return out;
 }
 
-/* Run the eliminations to a fixpoint; 0 on contradiction, 1 otherwise. */
+/* Run the eliminations to a fixpoint; 0 on contradiction, 1 otherwise.  The change flags live in
+ * locals here (NARROW), so the compiler keeps them in registers. */
+#define NARROW(i, keep)                                                                         \
+    do {                                                                                        \
+        uint32_t old_ = cand[i], now_ = old_ & (keep);                                          \
+        cand[i] = now_;                                                                         \
+        changed |= (uint32_t)(now_ != old_) << (i);                                             \
+    } while (0)
+
 static int propagate(state *s)
 {
+    uint32_t *cand = s->cand;
+    uint32_t changed = s->changed, dirty = s->dirty_digits;
+    s->changed = 0;
+    s->dirty_digits = 0;
     for (;;) {
-        while (s->changed) {
-            int i = lowest_bit(s->changed);
-            s->changed &= s->changed - 1;
-            uint32_t m = s->cand[i];
+        while (changed) {
+            int i = lowest_bit(changed);
+            changed &= changed - 1;
+            uint32_t m = cand[i];
             uint32_t rows = SHRINK[m & 0x1FFu] | (uint32_t)SHRINK[(m >> 9) & 0x1FFu] << 3 |
                             (uint32_t)SHRINK[m >> 18] << 6;
             m &= KEEP[rows];
             if (!m) return 0;
-            s->cand[i] = m;
+            cand[i] = m;
             int b = i / 9, d = i - 9 * b;
-            s->dirty_digits |= 1u << d;
+            dirty |= 1u << d;
             uint32_t placed = single_rows(m) & s->unsolved[b];
             if (placed) {
                 s->unsolved[b] &= ~placed;
                 for (int e = 0; e < 9; ++e)
-                    if (e != d) narrow(s, 9 * b + e, ~placed);
+                    if (e != d) NARROW(9 * b + e, ~placed);
                 uint32_t cols = (placed | placed >> 9 | placed >> 18) & 0x1FFu;
                 uint32_t colmask = cols | cols << 9 | cols << 18;
                 for (int c = 0; c < 3; ++c)
-                    if (c != b) narrow(s, 9 * c + d, ~colmask);
+                    if (c != b) NARROW(9 * c + d, ~colmask);
             }
         }
         /* columns: a digit left in one band for a column is claimed by that band's box */
-        while (s->dirty_digits) {
-            int d = lowest_bit(s->dirty_digits);
-            s->dirty_digits &= s->dirty_digits - 1;
-            uint32_t m0 = s->cand[d], m1 = s->cand[9 + d], m2 = s->cand[18 + d];
+        while (dirty) {
+            int d = lowest_bit(dirty);
+            dirty &= dirty - 1;
+            uint32_t m0 = cand[d], m1 = cand[9 + d], m2 = cand[18 + d];
             uint32_t c0 = (m0 | m0 >> 9 | m0 >> 18) & 0x1FFu;
             uint32_t c1 = (m1 | m1 >> 9 | m1 >> 18) & 0x1FFu;
             uint32_t c2 = (m2 | m2 >> 9 | m2 >> 18) & 0x1FFu;
             if ((c0 | c1 | c2) != 0x1FFu) return 0; /* a column with no place for the digit */
             uint32_t u0 = c0 & ~(c1 | c2), u1 = c1 & ~(c0 | c2), u2 = c2 & ~(c0 | c1);
-            if (u0) narrow(s, d, ~CLAIM[u0]);
-            if (u1) narrow(s, 9 + d, ~CLAIM[u1]);
-            if (u2) narrow(s, 18 + d, ~CLAIM[u2]);
+            NARROW(d, ~CLAIM[u0]);
+            NARROW(9 + d, ~CLAIM[u1]);
+            NARROW(18 + d, ~CLAIM[u2]);
         }
-        if (s->changed) continue;
+        if (changed) continue;
         /* naked singles, and the bivalue cells for the next guess */
-        int found = 0;
         for (int b = 0; b < 3; ++b) {
             uint32_t open = s->unsolved[b];
             s->bivalue[b] = 0;
             if (!open) continue;
-            const uint32_t *c = s->cand + 9 * b;
+            const uint32_t *c = cand + 9 * b;
             uint32_t one = 0, two = 0, three = 0;
             for (int d = 0; d < 9; ++d) {
                 three |= two & c[d];
@@ -218,15 +229,14 @@ static int propagate(state *s)
             while (singles) {
                 uint32_t bit = singles & (0u - singles);
                 singles &= singles - 1;
-                for (int d = 0; d < 9; ++d)
-                    if (c[d] & bit) {
-                        assign(s, b, d, bit);
-                        break;
-                    }
-                found = 1;
+                int d = 0;
+                while (!(c[d] & bit)) ++d;
+                NARROW(9 * b + d, ~PEERS[lowest_bit(bit)]);
+                for (int e = 0; e < 9; ++e)
+                    if (e != d) NARROW(9 * b + e, ~bit);
             }
         }
-        if (!found) return 1;
+        if (!changed) return 1;
     }
 }
 
@@ -280,7 +290,8 @@ typedef struct {
     uint8_t *solution; /* first solution found, or NULL */
 } search_ctx;
 
-/* Choose the guess cell: the first bivalue cell, else the first cell with fewest candidates. */
+/* Choose the guess cell: the first bivalue cell, else the first cell with fewest candidates (the
+ * candidate count of every cell of a band is summed in four bit-sliced counter masks). */
 static void choose_cell(const state *s, int *band, uint32_t *bit)
 {
     for (int b = 0; b < 3; ++b)
@@ -292,16 +303,25 @@ static void choose_cell(const state *s, int *band, uint32_t *bit)
     int best = 10;
     for (int b = 0; b < 3; ++b) {
         uint32_t open = s->unsolved[b];
-        while (open) {
-            uint32_t x = open & (0u - open);
-            open &= open - 1;
-            int n = 0;
-            for (int d = 0; d < 9; ++d) n += (s->cand[9 * b + d] & x) != 0;
-            if (n < best) {
+        if (!open) continue;
+        uint32_t c0 = 0, c1 = 0, c2 = 0, c3 = 0; /* count = c0 + 2 c1 + 4 c2 + 8 c3 */
+        for (int d = 0; d < 9; ++d) {
+            uint32_t carry0 = c0 & s->cand[9 * b + d];
+            c0 ^= s->cand[9 * b + d];
+            uint32_t carry1 = c1 & carry0;
+            c1 ^= carry0;
+            uint32_t carry2 = c2 & carry1;
+            c2 ^= carry1;
+            c3 |= carry2;
+        }
+        for (int n = 3; n < best; ++n) {
+            uint32_t with_n = open & ((n & 1) ? c0 : ~c0) & ((n & 2) ? c1 : ~c1) &
+                              ((n & 4) ? c2 : ~c2) & ((n & 8) ? c3 : ~c3);
+            if (with_n) {
                 best = n;
                 *band = b;
-                *bit = x;
-                if (n <= 3) return;
+                *bit = with_n & (0u - with_n);
+                break;
             }
         }
     }
