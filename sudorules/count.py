@@ -36,7 +36,8 @@ NON_ISOMORPHIC_GRIDS = 5_472_730_538
 _CODES = {"subsets": 0, "supersets": 1}
 _CHUNK = {"subsets": 512, "supersets": 16}
 
-__all__ = ["GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "count_minimals", "weights"]
+__all__ = ["GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "count_in", "count_minimals",
+           "weights"]
 
 
 def weights(method: str, size: int, max_clues: int = 81) -> np.ndarray:
@@ -98,6 +99,20 @@ def _estimate(s1: float, s2: float, k: int) -> tuple[float, float]:
         return mean, float("nan")
     variance = max(s2 / k - mean * mean, 0.0) * k / (k - 1)
     return mean, float(np.sqrt(variance / k) / mean)
+
+
+def count_in(method: str, grid, cells, max_clues: int = 81) -> np.ndarray:
+    """X_c for one given complete ``grid`` (81 values) and subset ``cells`` (cell indices): the number
+    of c-clue minimal puzzles of the grid included in (subsets) or including (supersets, at most
+    ``max_clues`` clues) that subset, as an array indexed by c (0..81)."""
+    if method not in _CODES:
+        raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+    grid = np.ascontiguousarray(grid, np.uint8).reshape(81)
+    chosen = np.zeros(81, np.uint8)
+    chosen[np.asarray(list(cells), dtype=np.int64)] = 1
+    found = np.zeros(82, np.int64)
+    _generate.count_in(_CODES[method], grid.tobytes(), chosen.tobytes(), int(max_clues), found)
+    return found
 
 
 def count_minimals(method: str, size: int, *, samples: Optional[int] = None,

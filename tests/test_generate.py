@@ -1,0 +1,206 @@
+"""Generators and counting (issue 4): minimal unique outputs, reproducible seeds, given grids used in
+order, the tries column, counting checked against a brute-force enumeration, clean CLI errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sudorules import core
+from sudorules.cli import main
+from sudorules.count import count_in, count_minimals
+from sudorules.generate import GridsExhausted, generate, generate_frame, parse_grids, puzzle_strings
+from sudorules.reader import read_puzzles
+
+
+def _assert_minimal_and_distinct(puzzles: np.ndarray) -> None:
+    assert core.is_minimal_batch(puzzles).all()
+    assert len({p.tobytes() for p in puzzles}) == len(puzzles)
+
+
+@pytest.mark.parametrize("method,n", [("bottom-up", 60), ("top-down", 200)])
+def test_outputs_are_unique_and_minimal(method, n):
+    batch = generate(method, n, seed=11, jobs=2)
+    assert batch.puzzles.shape == (n, 81)
+    _assert_minimal_and_distinct(batch.puzzles)
+    clues = (batch.puzzles > 0).sum(axis=1)
+    assert 17 <= clues.min() and clues.max() <= 40
+
+
+def test_controlled_bias_puzzles_and_tries():
+    batch = generate("controlled-bias", 2, seed=5)
+    _assert_minimal_and_distinct(batch.puzzles)
+    assert (batch.tries >= 1).all()
+
+
+def test_jobs_do_not_change_the_output():
+    one = generate("top-down", 50, seed=3, jobs=1)
+    two = generate("top-down", 50, seed=3, jobs=2)
+    other = generate("top-down", 50, seed=4, jobs=2)
+    assert (one.puzzles == two.puzzles).all()
+    assert not (one.puzzles == other.puzzles).all()
+
+
+def test_top_down_uses_the_given_grids_in_order():
+    grids = core.random_grids(30, seed=9)
+    batch = generate("top-down", 30, seed=1, grids=[g.tolist() for g in grids])
+    _assert_minimal_and_distinct(batch.puzzles)
+    for puzzle, grid in zip(batch.puzzles, grids):
+        assert core.solve(puzzle).givens == tuple(grid.tolist())
+
+
+def test_controlled_bias_uses_the_given_grids_in_order():
+    grids = core.random_grids(200_000, seed=2)
+    batch = generate("controlled-bias", 1, seed=1, grids=grids, untested=46)
+    assert len(batch.puzzles) == 1
+    used = int(batch.tries[0])
+    assert core.solve(batch.puzzles[0]).givens == tuple(grids[used - 1].tolist())
+
+
+def test_given_grids_running_out_is_reported():
+    grids = core.random_grids(3, seed=2)
+    with pytest.raises(GridsExhausted):
+        generate("top-down", 5, seed=1, grids=grids)
+
+
+def test_bad_grid_lines_name_the_line():
+    grid = "".join(map(str, core.random_grids(1, seed=1)[0]))
+    with pytest.raises(ValueError, match="line 2"):
+        list(parse_grids([grid, grid[:80] + "0"]))
+    swapped = grid[1] + grid[0] + grid[2:]
+    with pytest.raises(ValueError, match="line 1: column"):
+        list(parse_grids([swapped]))
+
+
+def test_cli_seed_reproduces_the_file_and_tries_parse(tmp_path):
+    runner = CliRunner()
+    files = []
+    for jobs in (1, 2):
+        out = tmp_path / f"cb{jobs}.txt"
+        result = runner.invoke(main, ["generate", "--method", "controlled-bias", "-n", "2", "--seed", "8",
+                                      "--jobs", str(jobs), "--no-progress", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        files.append(out.read_text())
+    assert files[0] == files[1]
+    records = list(read_puzzles(files[0].splitlines()))
+    assert len(records) == 2 and all(r.ok for r in records)
+    assert all(int(r.tail) >= 1 for r in records)
+    puzzles = np.array([r.puzzle.givens for r in records], dtype=np.uint8)
+    _assert_minimal_and_distinct(puzzles)
+
+
+def test_cli_grids_from_stdin_in_order():
+    grids = core.random_grids(4, seed=6)
+    text = "\n".join("".join(map(str, g)) for g in grids) + "\n"
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "4", "--grids", "-",
+                                       "--no-progress"], input=text)
+    assert result.exit_code == 0, result.output
+    lines = result.output.split()
+    assert len(lines) == 4
+    for line, grid in zip(lines, grids):
+        assert core.solve(line).givens == tuple(grid.tolist())
+
+
+@pytest.mark.parametrize("arguments,message", [
+    (["generate", "-m", "bottom-up", "-n", "3", "--grids", "-"], "bottom-up"),
+    (["generate", "-m", "top-down", "-n", "3", "--untested", "40"], "--untested"),
+    (["generate", "-m", "sideways", "-n", "3"], "sideways"),
+    (["generate", "-m", "top-down", "-n", "0"], "-n"),
+    (["generate", "-m", "top-down", "-n", "2", "--grids", "/nonexistent/grids.txt"], "no such file"),
+    (["count", "-m", "subsets", "--size", "30"], "--minutes"),
+    (["count", "-m", "subsets", "--size", "30", "--samples", "5", "--max-clues", "33"], "--max-clues"),
+    (["count", "-m", "subsets", "--size", "12", "--samples", "5"], "--size"),
+])
+def test_cli_bad_arguments_are_usage_errors(arguments, message):
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 2
+    assert "Error" in result.output and message in result.output
+
+
+def test_cli_bad_grid_file_is_a_clean_error(tmp_path):
+    bad = tmp_path / "grids.txt"
+    bad.write_text("123\n")
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--grids", str(bad),
+                                       "--no-progress", "-o", str(out)])
+    assert result.exit_code == 1
+    assert "line 1" in result.output
+    assert not out.exists() and not list(tmp_path.glob(".out.txt.*"))
+
+
+def _brute_force_minimal_subsets(grid: np.ndarray, cells: list[int]) -> np.ndarray:
+    """Every unique sub-puzzle by breadth-first deletion; minimal = no unique child."""
+    start = frozenset(cells)
+    unique, frontier, found = {start}, [start], np.zeros(82, np.int64)
+
+    def is_unique(subset):
+        puzzle = np.zeros(81, np.uint8)
+        index = list(subset)
+        puzzle[index] = grid[index]
+        return core.count_solutions(puzzle) == 1
+
+    while frontier:
+        following = []
+        for subset in frontier:
+            has_child = False
+            for cell in subset:
+                child = subset - {cell}
+                if child in unique or is_unique(child):
+                    has_child = True
+                    if child not in unique:
+                        unique.add(child)
+                        following.append(child)
+            if not has_child:
+                found[len(subset)] += 1
+        frontier = following
+    return found
+
+
+def test_subsets_enumeration_matches_brute_force():
+    rng = np.random.default_rng(4)
+    grids = core.random_grids(3000, seed=4)
+    checked = 0
+    for grid in grids:
+        cells = rng.choice(81, 28, replace=False).tolist()
+        puzzle = np.zeros(81, np.uint8)
+        puzzle[cells] = grid[cells]
+        if core.count_solutions(puzzle) != 1:
+            continue
+        expected = _brute_force_minimal_subsets(grid, cells)
+        assert (count_in("subsets", grid, cells) == expected).all()
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_supersets_count_the_minimal_puzzles_around_a_subset():
+    grid = core.random_grids(1, seed=12)[0]
+    puzzle = generate("top-down", 1, seed=0, grids=grid.reshape(1, 81)).puzzles[0]
+    clues = np.nonzero(puzzle)[0].tolist()
+    found = count_in("supersets", grid, clues[:-1], max_clues=len(clues))
+    assert found[len(clues)] >= 1  # the puzzle itself
+    assert found.sum() == found[len(clues) - 1:len(clues) + 1].sum()
+
+
+def test_count_run_gives_finite_estimates_with_error_bars():
+    result = count_minimals("subsets", 30, samples=4000, seed=1, jobs=2)
+    table = result.table()
+    assert result.samples == 4000
+    rows = table[table["clues"] != "all"]
+    assert len(rows) >= 3
+    assert all(math.isfinite(v) and v > 0 for v in rows["per_grid"])
+    busy = rows[rows["count"] >= 10]
+    assert len(busy) >= 2 and all(0 < r < 1 for r in busy["rel_err"])
+    again = count_minimals("subsets", 30, samples=4000, seed=1, jobs=1).table()
+    assert again.equals(table)
+
+
+def test_frame_and_strings():
+    frame = generate_frame("top-down", 3, 1)
+    assert list(frame.columns) == ["puzzle", "clues", "tries"]
+    assert all(len(p) == 81 for p in frame["puzzle"])
+    assert puzzle_strings(np.zeros((1, 81), np.uint8)) == ["." * 81]
