@@ -11,7 +11,7 @@
    (pb{m} (z ?z) {bind_s})
    (lk (a ?{j}) (b ?l))
    (cv (v ?v) (l ?l))
-   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z))) {not_linked_s}))
+   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z|{any_s})))))
    ?f <- (cand (l ?z))
    =>
    (sr-braid {n} ?z ?v ?l {list_s})
@@ -28,7 +28,7 @@
       (cv (v ?v) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&~?z&{not_s})))
-   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z))) {not_linked_s}))
+   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z|{any_s})))))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))
    (assert (pb{n} (z ?z) {assert_s})))

@@ -22,3 +22,7 @@
 
 (deftemplate blocked         ; a blockable multi-target pattern being completed (SPEC §7.4)
    (slot rule) (multislot pattern))
+
+(deftemplate true-label      ; optional: a label of the known solution (never a whip target)
+   (slot l))
+

@@ -15,6 +15,7 @@ from the rules' right-hand sides (``sr-single``, ``sr-chain``, ``sr-more``, ``sr
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from typing import Optional, Union
@@ -74,7 +75,8 @@ LINKS: dict[int, frozenset[int]] = {lab: frozenset(_linked_labels(lab)) for lab 
 ALL_VARIABLE_IDS = tuple(100 * t + 10 * a + b for t in range(1, 5) for a in range(1, 10) for b in range(1, 10))
 
 _INIT_FUNCTION = """
-(deffunction sr-init (?cands ?done)
+(deffunction sr-init (?cands ?done ?true)
+   (foreach ?l ?true (assert (true-label (l ?l))))
    (foreach ?v ?done (assert (done (v ?v))))
    (foreach ?l ?cands
       (bind ?n (div ?l 100)) (bind ?r (mod (div ?l 10) 10)) (bind ?c (mod ?l 10))
@@ -89,8 +91,27 @@ _CLEAN_FUNCTION = """
    (do-for-all-facts ((?f cand)) TRUE (retract ?f))
    (do-for-all-facts ((?f done)) TRUE (retract ?f))
    (do-for-all-facts ((?f active)) TRUE (retract ?f))
-   (do-for-all-facts ((?f blocked)) TRUE (retract ?f)))
+   (do-for-all-facts ((?f blocked)) TRUE (retract ?f))
+   (do-for-all-facts ((?f true-label)) TRUE (retract ?f)))
 """
+
+
+class _QuietRunLimit(clips.Router):
+    """Drops CLIPS's "rule firing limit reached" notice (printed when a run chunk ends); passes
+    any other standard output through.  CLIPS prints nothing else while solving, so this router
+    is off the hot path."""
+
+    NOTICE = "rule firing limit reached"
+
+    def __init__(self):
+        super().__init__("sudorules-quiet-run-limit", 40)
+
+    def query(self, name: str) -> bool:
+        return name == "stdout"
+
+    def write(self, name: str, message: str) -> None:
+        if message.strip() and self.NOTICE not in message:
+            sys.stdout.write(message)
 
 
 class _Recorder:
@@ -140,6 +161,7 @@ class Engine:
         self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
         self.env.define_function(lambda n, z, v, l, *s: self._recorder.braid(n, z, s, v, l), "sr-braid")
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
+        self.env.add_router(_QuietRunLimit())
         self._load(rulegen.program(theory, self.max_length))
         self.env.build(_INIT_FUNCTION)
         self.env.build(_CLEAN_FUNCTION)
@@ -212,8 +234,16 @@ class Engine:
         out += [vid, lefts[0] if lefts else left, 0]
         return out
 
-    def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None) -> Resolution:
-        """Run the theory on one puzzle and return its :class:`Resolution`."""
+    def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
+              solution: Optional[Union[str, list[int]]] = None) -> Resolution:
+        """Run the theory on one puzzle and return its :class:`Resolution`.
+
+        ``time_limit`` (seconds) stops the run with status ``timeout``.  ``solution`` (81 digits,
+        e.g. from :func:`sudorules.core.solve`) is an optional speed-up: no partial whip or braid
+        is built on a candidate of the solution, since no sound rule can eliminate it; the
+        eliminations found are the same.  Pass it only for a puzzle known to have that unique
+        solution.
+        """
         if isinstance(puzzle, str):
             puzzle = Puzzle.from_string(puzzle)
         start = time.perf_counter()
@@ -229,7 +259,13 @@ class Engine:
                 done.extend(label_variables(100 * digit + 10 * (cell // 9 + 1) + cell % 9 + 1))
         cands = [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1
                  for cell, digits in puzzle.candidates().items() for d in digits]
-        env.eval(f"(sr-init (create$ {' '.join(map(str, cands))}) (create$ {' '.join(map(str, done))}))")
+        true_labels = []
+        if solution is not None:
+            digits = [int(d) for d in solution]
+            true_labels = [100 * digits[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1
+                           for cell in range(81) if not givens[cell]]
+        env.eval(f"(sr-init (create$ {' '.join(map(str, cands))}) (create$ {' '.join(map(str, done))})"
+                 f" (create$ {' '.join(map(str, true_labels))}))")
         n_givens = sum(1 for d in givens if d)
 
         level = 0

@@ -71,7 +71,7 @@ def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:
         "bind_m": " ".join(f"(v{i} ?v{i}) (l{i} ?l{i}) (r{i} ?r{i})" for i in range(1, m + 1)),
         "not_labels_m": "&".join("~" + x for x in labels),
         "not_vars_m": "&".join(f"~?v{i}" for i in range(1, m + 1)),
-        "not_linked_rlcs_m": " ".join(f"(not (lk (a ?x) (b ?r{i})))" for i in range(1, m + 1)),
+        "any_rlc_m": "|".join(f"?r{i}" for i in range(1, m + 1)),
         "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
         "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
         "whip_block": ("\n   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v ?l)))" if n == 2 else ""),
@@ -82,30 +82,43 @@ def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:
     return text
 
 
-def braid_rules(n: int, sal: dict[str, int], max_length: int) -> str:
-    """braid[n] and partial-braid[n], one rule per anchor of the new left-linking candidate."""
+def _braid_fields(n: int, sal: dict[str, int]) -> dict:
     m = n - 1
     s = [f"?s{i}" for i in range(1, m + 1)]
-    base = {
+    return {
         "n": n, "m": m, "k": n + 1,
-        "s_braid": sal[f"braid-{n}"],
+        "s_braid": sal.get(f"braid-{n}", 0),
         "s_partial_braid": sal.get(f"partial-braid-{n}", 0),
         "bind_s": " ".join(f"(s{i} ?s{i})" for i in range(1, m + 1)),
-        "not_linked_s": " ".join(f"(not (lk (a ?x) (b {x})))" for x in s),
+        "any_s": "|".join(s),
         "list_s": " ".join(s),
         "not_s": "&".join("~" + x for x in s),
         "assert_s": " ".join(f"(s{i} (nth$ {i} ?s))" for i in range(1, n + 1)),
     }
+
+
+def _braid_sections() -> tuple[str, str, str]:
+    """The braids.clp template cut into its header, braid[n] rule and partial-braid[n] rule."""
     template = _template("braids.clp")
     head, rest = template.split("(defrule braid-", 1)
     braid_part, partial_part = ("(defrule braid-" + rest).split(";;; partial-braid[", 1)
-    partial_part = ";;; partial-braid[" + partial_part
-    out = [head.format(**base, j="z")]
-    for j in ["z"] + [x[1:] for x in s]:
-        out.append(braid_part.format(**base, j=j))
-        if n < max_length:
-            out.append(partial_part.format(**base, j=j))
-    return "\n".join(out)
+    return head, braid_part, ";;; partial-braid[" + partial_part
+
+
+def braid_rules(n: int, sal: dict[str, int]) -> str:
+    """braid[n] (n >= 3), one rule per anchor of the last left-linking candidate (z or an rlc)."""
+    head, braid_part, _ = _braid_sections()
+    fields = _braid_fields(n, sal)
+    anchors = ["z"] + [f"s{i}" for i in range(1, n)]
+    return "\n".join([head.format(**fields, j="z")] + [braid_part.format(**fields, j=j) for j in anchors])
+
+
+def partial_braid_rules(n: int, sal: dict[str, int]) -> str:
+    """partial-braid[n] (n >= 2, built at level n+1), one rule per anchor of its new left-linking candidate."""
+    _, _, partial_part = _braid_sections()
+    fields = _braid_fields(n, sal)
+    anchors = ["z"] + [f"s{i}" for i in range(1, n)]
+    return "\n".join(partial_part.format(**fields, j=j) for j in anchors)
 
 
 def program(theory: str, max_length: int) -> str:
@@ -136,5 +149,7 @@ def program(theory: str, max_length: int) -> str:
         if max_length >= 3:
             parts.append(_read("partial-braid1.clp"))
         for n in range(3, max_length + 1):
-            parts.append(braid_rules(n, sal, max_length))
+            parts.append(braid_rules(n, sal))
+        for n in range(2, max_length):
+            parts.append(partial_braid_rules(n, sal))
     return "\n".join(parts)
