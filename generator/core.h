@@ -47,4 +47,8 @@ void sr_random_grid(sr_rng *rng, uint8_t *grid);
  * sampling is from uniform (see core.c).  Slower: every untried digit is tested. */
 void sr_random_grid_weighted(sr_rng *rng, uint8_t *grid, double *weight);
 
+/* For a complete valid grid: the weight sr_random_grid_weighted gives when its search draws exactly
+ * this grid from the grid's own box 1 (the inverse of that probability); 0 for anything else. */
+double sr_grid_weight(const uint8_t *grid);
+
 #endif

@@ -211,6 +211,34 @@ static PyObject *py_random_grid_weights_into(PyObject *self, PyObject *args)
     return result;
 }
 
+/* grid_weights(grids, weights_out): sr_grid_weight of each grid (float64). */
+static PyObject *py_grid_weights(PyObject *self, PyObject *args)
+{
+    PyObject *in_obj, *weights_obj;
+    if (!PyArg_ParseTuple(args, "OO:grid_weights", &in_obj, &weights_obj)) return NULL;
+    Py_buffer in, weights;
+    if (get_buffer(in_obj, &in, 0, "grids") < 0) return NULL;
+    if (get_buffer(weights_obj, &weights, 1, "weights") < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    Py_ssize_t n = in.len / 81;
+    PyObject *result = NULL;
+    if (in.len % 81 || weights.len != n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "grid_weights: grids must be N*81 bytes, weights N float64");
+    } else {
+        const uint8_t *grids = (const uint8_t *)in.buf;
+        double *w = (double *)weights.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; ++i) w[i] = sr_grid_weight(grids + 81 * i);
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&weights);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"count_solutions", py_count_solutions, METH_VARARGS,
      "count_solutions(grid, limit=2) -> (count, first_solution_bytes_or_None); count <= limit."},
@@ -226,6 +254,9 @@ static PyMethodDef methods[] = {
     {"random_grid_weights_into", py_random_grid_weights_into, METH_VARARGS,
      "random_grid_weights_into(grids_out, weights_out, seed) -> None: random_grids_into plus, per "
      "grid, the inverse of its sampling probability given box 1 (bias measurement)."},
+    {"grid_weights", py_grid_weights, METH_VARARGS,
+     "grid_weights(grids, weights_out) -> None: for each complete grid, the inverse probability with "
+     "which the random search draws it from its box 1 (0 for an invalid grid)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,6 +25,7 @@ __all__ = [
     "as_array",
     "count_solutions",
     "count_solutions_batch",
+    "grid_weights",
     "is_minimal",
     "is_minimal_batch",
     "random_grid",
@@ -163,6 +164,17 @@ def random_grid_weights(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     weights = np.empty(n, dtype=np.float64)
     _core.random_grid_weights_into(grids, weights, _seed(seed))
     return grids, weights
+
+
+def grid_weights(grids: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
+    """For each complete grid, the inverse of the probability with which the random search of
+    :func:`random_grids` draws it from its own box 1, before the final symmetry (float64; 0 for a
+    grid that is not complete and valid).  Averaging ``N1 / w`` over the symmetries of a grid gives
+    its class's sampling probability relative to uniform (benchmarks/bench_core.py does it)."""
+    array = as_array(grids)
+    weights = np.empty(len(array), dtype=np.float64)
+    _core.grid_weights(array, weights)
+    return weights
 
 
 def _limit(limit: int) -> int:

@@ -189,6 +189,19 @@ def test_random_grid_weights_come_with_the_same_grids_and_estimate_the_completio
     assert abs(weights.mean() / completions_of_box_1 - 1) < 0.2
 
 
+def test_grid_weights_are_positive_for_complete_grids_only_and_ignore_digit_names():
+    grids = core.random_grids(20, seed=4)
+    weights = core.grid_weights(grids)
+    assert (weights >= 1).all()
+    names = np.concatenate([[0], np.random.default_rng(1).permutation(9) + 1]).astype(np.uint8)
+    assert (core.grid_weights(names[grids]) == weights).all()
+    broken = grids.copy()
+    broken[:, 0], broken[:, 1] = grids[:, 1], grids[:, 1]
+    holes = grids.copy()
+    holes[:, 40] = 0
+    assert (core.grid_weights(broken) == 0).all() and (core.grid_weights(holes) == 0).all()
+
+
 def test_random_grids_use_every_digit_evenly_in_each_cell():
     grids = core.random_grids(9000, seed=1)
     per_cell = np.stack([(grids == d).sum(axis=0) for d in range(1, 10)])  # 9 x 81, mean 1000
