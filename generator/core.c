@@ -414,6 +414,16 @@ int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution)
     return count_from(&s, limit, solution);
 }
 
+int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint8_t *solution)
+{
+    state s;
+    if (cell < 0 || cell > 80 || digit < 1 || digit > 9 || grid[cell] == digit) return 0;
+    if (!init_state(&s, grid)) return 0;
+    int b = cell / 27;
+    narrow(&s, 9 * b + digit - 1, ~(1u << (cell - 27 * b)));
+    return count_from(&s, limit, solution);
+}
+
 int sr_is_minimal(const uint8_t *grid)
 {
     uint8_t solution[81];
@@ -424,11 +434,7 @@ int sr_is_minimal(const uint8_t *grid)
         if (!grid[k]) continue;
         /* Without given k, is there a solution with another digit in cell k?  One is enough. */
         reduced[k] = 0;
-        state s;
-        init_state(&s, reduced); /* cannot fail: a subset of a consistent puzzle */
-        int b = k / 27;
-        narrow(&s, 9 * b + solution[k] - 1, ~(1u << (k - 27 * b)));
-        int other = count_from(&s, 1, NULL);
+        int other = sr_count_excluding(reduced, k, solution[k], 1, NULL);
         reduced[k] = grid[k];
         if (!other) return 0; /* given k is redundant */
     }

@@ -18,6 +18,12 @@
  * >= 1 and `solution` is not NULL, the first solution found is written there (81 bytes). */
 int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution);
 
+/* Like sr_count_solutions, counting only the solutions where cell `cell` (0..80) does not hold `digit`
+ * (1..9); 0 when `grid` gives that very digit in that cell.  The cheap test behind minimality and
+ * top-down generation: if `grid` has the unique solution S, removing the given at `cell` keeps the
+ * solution unique exactly when sr_count_excluding(grid without it, cell, S[cell], 1, NULL) == 0. */
+int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint8_t *solution);
+
 /* 1 when `grid` has exactly one solution and removing any single given gives two or more;
  * 0 otherwise (including no solution or several solutions). */
 int sr_is_minimal(const uint8_t *grid);

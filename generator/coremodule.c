@@ -49,6 +49,24 @@ static PyObject *py_count_solutions(PyObject *self, PyObject *args)
     return Py_BuildValue("(iy#)", count, (const char *)solution, (Py_ssize_t)81);
 }
 
+static PyObject *py_count_excluding(PyObject *self, PyObject *args)
+{
+    PyObject *obj;
+    int cell, digit, limit = 1;
+    if (!PyArg_ParseTuple(args, "Oii|i:count_excluding", &obj, &cell, &digit, &limit)) return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %d", limit);
+    if (cell < 0 || cell > 80 || digit < 1 || digit > 9)
+        return PyErr_Format(PyExc_ValueError, "cell must be 0..80 and digit 1..9, got %d, %d", cell,
+                            digit);
+    Py_buffer view;
+    if (get_grid(obj, &view) < 0) return NULL;
+    uint8_t solution[81];
+    int count = sr_count_excluding((const uint8_t *)view.buf, cell, digit, limit, solution);
+    PyBuffer_Release(&view);
+    if (count == 0) return Py_BuildValue("(iO)", 0, Py_None);
+    return Py_BuildValue("(iy#)", count, (const char *)solution, (Py_ssize_t)81);
+}
+
 static PyObject *py_is_minimal(PyObject *self, PyObject *obj)
 {
     Py_buffer view;
@@ -242,6 +260,9 @@ static PyObject *py_grid_weights(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"count_solutions", py_count_solutions, METH_VARARGS,
      "count_solutions(grid, limit=2) -> (count, first_solution_bytes_or_None); count <= limit."},
+    {"count_excluding", py_count_excluding, METH_VARARGS,
+     "count_excluding(grid, cell, digit, limit=1) -> (count, first_solution_or_None): solutions "
+     "where cell does not hold digit."},
     {"is_minimal", py_is_minimal, METH_O,
      "is_minimal(grid) -> bool: unique and every given necessary."},
     {"random_grid", py_random_grid, METH_O, "random_grid(seed) -> 81 bytes of a complete grid."},

@@ -92,6 +92,27 @@ def test_a_puzzle_with_a_redundant_given_is_unique_but_not_minimal(cb_grids):
     assert not core.is_minimal(puzzle)
 
 
+def test_counting_with_a_digit_excluded_splits_the_solutions(cb_grids):
+    grids = core.random_grids(40, seed=12)
+    for grid, puzzle in zip(grids, random_subsets(grids, 38, seed=3)):
+        cell = int(np.flatnonzero(puzzle == 0)[0])
+        digit = int(grid[cell])
+        with_digit = puzzle.copy()
+        with_digit[cell] = digit
+        total = core.count_solutions(puzzle, limit=10**6)
+        assert total < 10**6
+        assert core.count_solutions_excluding(puzzle, cell, digit, limit=10**6) + \
+            core.count_solutions(with_digit, limit=10**6) == total
+    puzzle = cb_grids[5].copy()
+    solution = core.solve(puzzle)
+    given = int(np.flatnonzero(puzzle)[0])
+    puzzle[given] = 0  # minimal: the removed given was necessary, so another digit fits there
+    assert core.count_solutions_excluding(puzzle, given, solution[given]) == 1
+    assert core.count_solutions_excluding(cb_grids[5], given, solution[given]) == 0
+    with pytest.raises(ValueError):
+        core.count_solutions_excluding(puzzle, 81, 1)
+
+
 # ---- counts: 0, 1, many -------------------------------------------------------------------------
 
 def test_the_empty_grid_has_many_solutions_counted_up_to_the_limit():
