@@ -23,8 +23,8 @@ from typing import Optional, Union
 import clips
 
 from . import rulegen
-from .puzzle import Candidate, Puzzle, block_of, cell_at
-from .steps import ChainCell, CspVariable, Resolution, Step
+from .puzzle import Candidate, Puzzle, block_cells, block_of, cell_at
+from .steps import SUBSET_NAMES, ChainCell, CspVariable, Resolution, Step, SubsetPattern
 
 #: how many rule firings between two looks at the clock
 RUN_CHUNK = 2000
@@ -134,6 +134,11 @@ class _Recorder:
     def more(self, target):
         self.records[-1][2].append(int(target))
 
+    def subset(self, size, unit, target, *rest):
+        size, unit = int(size), int(unit)
+        indices, coords = [int(x) for x in rest[:size]], [int(x) for x in rest[size:]]
+        self.records.append([subset_pattern(size, unit, indices, coords), size, [int(target)], [], None])
+
     def braid(self, level, target, rlcs, vid, left):
         cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid), int(left))
         self.records.append(["braid", int(level), [int(target)], [], cells])
@@ -161,10 +166,12 @@ class Engine:
         self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
         self.env.define_function(lambda n, z, v, l, *s: self._recorder.braid(n, z, s, v, l), "sr-braid")
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
+        self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
         self.env.add_router(_QuietRunLimit())
         self._load(rulegen.program(theory, self.max_length))
         self.env.build(_INIT_FUNCTION)
         self.env.build(_CLEAN_FUNCTION)
+        self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
         self._load_links()
         self._cand_template = self.env.find_template("cand")
 
@@ -327,8 +334,43 @@ def _csp_link_count(labels: list[int]) -> int:
     return sum(k * (k - 1) // 2 for k in counts.values())
 
 
+_UNIT_KINDS = {1: "row", 2: "column", 3: "block", 4: "row", 5: "column", 6: "block", 7: "rows", 8: "columns"}
+
+
+def subset_pattern(size: int, unit: int, indices: list[int], coords: list[int]) -> SubsetPattern:
+    """The :class:`SubsetPattern` of a Subset found in unit space ``unit`` (see rules/subsets.clp)."""
+    family, number = divmod(unit, 10)
+    kind = _UNIT_KINDS[family]
+
+    def cell(i: int, k: int) -> int:  # the cell of index i, coordinate k, in a naked/hidden unit
+        if kind == "row":
+            return cell_at(number, k if family == 4 else i)
+        if kind == "column":
+            return cell_at(k if family == 5 else i, number)
+        square = k if family == 6 else i
+        return block_cells(number)[square - 1]
+
+    if family <= 3:
+        return SubsetPattern("naked", kind, number, cells=tuple(cell(i, 0) for i in indices),
+                             digits=tuple(coords))
+    if family <= 6:
+        return SubsetPattern("hidden", kind, number, cells=tuple(cell(0, k) for k in coords),
+                             digits=tuple(indices))
+    return SubsetPattern("fish", kind, number, bases=tuple(indices), covers=tuple(coords))
+
+
+def _subset_rule_name(pattern: SubsetPattern) -> str:
+    size = pattern.size
+    if pattern.family == "fish":
+        return f"{SUBSET_NAMES[size][1]}-in-{pattern.unit_kind}"
+    return f"{pattern.family}-{SUBSET_NAMES[size][0]}-in-a-{pattern.unit_kind}"
+
+
 def _step(record: list) -> Step:
     rule, level, eliminations, assertions, cells = record
+    if isinstance(rule, SubsetPattern):
+        return Step(rule=_subset_rule_name(rule), level=level,
+                    eliminations=tuple(candidate_of_label(z) for z in eliminations), subset=rule)
     chain = ()
     if cells:
         chain = tuple(

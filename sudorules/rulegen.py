@@ -26,7 +26,7 @@ def salience_order(theory: str, max_length: int) -> list[str]:
     order.append("whip1")
     for n in range(2, max_length + 1):
         if theory == "SW" and n <= 4:
-            order += [f"naked-subsets-{n}", f"hidden-subsets-{n}", f"fish-{n}"]
+            order += [f"naked-subsets-{n}", f"hidden-subsets-{n}", f"fish-subsets-{n}"]
         order += [f"whip-{n}", f"partial-whip-{n - 1}"]
         if theory == "B" and n >= 3:
             order.append(f"braid-{n}")
@@ -121,6 +121,32 @@ def partial_braid_rules(n: int, sal: dict[str, int]) -> str:
     return "\n".join(partial_part.format(**fields, j=j) for j in anchors)
 
 
+def subset_rules(p: int, family: str, sal: dict[str, int]) -> str:
+    """The Subset rule of size ``p`` for one family (naked, hidden, fish) and its blocked completion."""
+    ks = [f"?k{j}" for j in range(1, p + 1)]
+    any_coord = "|".join(ks)
+    variables = []
+    for j in range(1, p + 1):
+        order = f"&:(> ?i{j} ?i{j - 1})" if j > 1 else ""
+        variables += [
+            f"(sp (u ?u) (i ?i{j}{order}) (k ?x{j}&{any_coord}))",
+            f"(not (sp (u ?u) (i ?i{j}) (k ?w&:(< ?w ?x{j}))))",
+            f"(not (sp (u ?u) (i ?i{j}) (k {'&'.join('~' + k for k in ks)})))",
+            f"(exists (sp (u ?u) (i ?i{j}) (k ~?x{j})))",
+        ]
+    fields = {
+        "p": p, "family": family,
+        "salience": sal[f"{family}-subsets-{p}"],
+        "coords": " ".join(ks),
+        "coords_present": "\n   ".join(f"(exists (sp (u ?u) (k {k})))" for k in ks),
+        "variables": "\n   ".join(variables),
+        "not_indices": "&".join(f"~?i{j}" for j in range(1, p + 1)),
+        "any_coord": any_coord,
+        "indices": " ".join(f"?i{j}" for j in range(1, p + 1)),
+    }
+    return _template("subsets.clp").format(**fields)
+
+
 def program(theory: str, max_length: int) -> str:
     """The whole CLIPS text of ``theory`` with chains up to ``max_length``."""
     if theory not in THEORIES:
@@ -142,7 +168,9 @@ def program(theory: str, max_length: int) -> str:
         parts.append(_read("partial-whip1.clp"))
         parts.append(_read("whip2-blocked.clp"))
     if theory == "SW":
-        parts.append(_read("subsets.clp"))
+        parts.append(_read("subset-spaces.clp"))
+        for p in range(2, min(4, max_length) + 1):
+            parts += [subset_rules(p, family, sal) for family in ("naked", "hidden", "fish")]
     for n in range(2, max_length + 1):
         parts.append(whip_rules(n, sal, max_length))
     if theory == "B":
