@@ -30,6 +30,7 @@ static cells PEERS[81];
 static cells UNITS[27];
 static cells AT_LEAST[82];  /* cells with index >= i */
 static int CELL_UNITS[81][3];
+static int LINE_PAIRS[18][2][9]; /* two rows of a band, or two columns of a stack */
 static const cells FULL = (((cells)1 << 81) - 1);
 
 static int popcount(cells m) {
@@ -54,6 +55,16 @@ void sr_generate_init(void) {
     for (int c = 0; c < 81; c++)
         PEERS[c] = (UNITS[CELL_UNITS[c][0]] | UNITS[CELL_UNITS[c][1]] | UNITS[CELL_UNITS[c][2]]) & ~BIT(c);
     for (int i = 0; i <= 81; i++) AT_LEAST[i] = FULL & ~(BIT(i) - 1);
+    int pair = 0;
+    for (int band = 0; band < 3; band++)
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++, pair += 2)
+                for (int k = 0; k < 9; k++) {
+                    LINE_PAIRS[pair][0][k] = 9 * (3 * band + i) + k;
+                    LINE_PAIRS[pair][1][k] = 9 * (3 * band + j) + k;
+                    LINE_PAIRS[pair + 1][0][k] = 9 * k + 3 * band + i;
+                    LINE_PAIRS[pair + 1][1][k] = 9 * k + 3 * band + j;
+                }
 }
 
 uint64_t sr_stream_seed(uint64_t seed, uint64_t index) {
@@ -91,20 +102,35 @@ static void add_set(grid_ctx *g, cells set) {
 }
 
 /* Two lines (rows of a band or columns of a stack): the cycles of the permutation that maps the
- * position of a value in the first line to its position in the second. */
-static void line_pair_sets(grid_ctx *g, const int *line_a, const int *line_b) {
+ * position of a value in the first line to its position in the second.  Each cycle is added to the
+ * sets of g when `add`; when `position` is given, *emptied is lowered to the number of deletions (in
+ * that order) after which some cycle has no clue left. */
+static void line_pair_cycles(grid_ctx *g, const int *line_a, const int *line_b, int add,
+                             const int *position, int *emptied) {
     int where_a[10], next[9], done[9] = {0};
     for (int k = 0; k < 9; k++) where_a[g->grid[line_a[k]]] = k;
     for (int k = 0; k < 9; k++) next[k] = where_a[g->grid[line_b[k]]];
     for (int k = 0; k < 9; k++) {
         if (done[k]) continue;
         cells set = 0;
+        int last = 0;
         for (int j = k; !done[j]; j = next[j]) {
             done[j] = 1;
-            set |= BIT(line_a[j]) | BIT(line_b[j]);
+            if (add) set |= BIT(line_a[j]) | BIT(line_b[j]);
+            if (position) {
+                if (position[line_a[j]] > last) last = position[line_a[j]];
+                if (position[line_b[j]] > last) last = position[line_b[j]];
+            }
         }
-        add_set(g, set);
+        if (add) add_set(g, set);
+        if (position && last + 1 < *emptied) *emptied = last + 1;
     }
+}
+
+/* All two-line cycles of the grid (see line_pair_cycles). */
+static void all_line_cycles(grid_ctx *g, int add, const int *position, int *emptied) {
+    for (int pair = 0; pair < 18; pair++)
+        line_pair_cycles(g, LINE_PAIRS[pair][0], LINE_PAIRS[pair][1], add, position, emptied);
 }
 
 /* Two digits: the connected components of their 18 cells, where the two cells of a row, of a column
@@ -144,19 +170,7 @@ static void digit_pair_sets(grid_ctx *g, int a, int b) {
 static void ctx_init(grid_ctx *g, const uint8_t *grid) {
     memcpy(g->grid, grid, 81);
     g->nsets = 0;
-    for (int band = 0; band < 3; band++)
-        for (int i = 0; i < 3; i++)
-            for (int j = i + 1; j < 3; j++) {
-                int ra[9], rb[9], ca[9], cb[9];
-                for (int k = 0; k < 9; k++) {
-                    ra[k] = 9 * (3 * band + i) + k;
-                    rb[k] = 9 * (3 * band + j) + k;
-                    ca[k] = 9 * k + 3 * band + i;
-                    cb[k] = 9 * k + 3 * band + j;
-                }
-                line_pair_sets(g, ra, rb);
-                line_pair_sets(g, ca, cb);
-            }
+    all_line_cycles(g, 1, NULL, NULL);
     memset(g->digit, 0, sizeof g->digit);
     for (int c = 0; c < 81; c++) g->digit[grid[c]] |= BIT(c);
 }
@@ -297,37 +311,25 @@ int sr_bottom_up(sr_rng *rng, uint8_t *puzzle) {
     return popcount(m);
 }
 
-/* The smallest number of deletions (in the order given by `position`) that empties one of the
- * sets from index `from` on (82 when none is emptied). */
-static int first_emptied(const grid_ctx *g, int from, const int *position) {
-    int emptied = 82;
-    for (int k = from; k < g->nsets; k++) {
-        int last = 0;
-        for (cells rest = g->sets[k]; rest; rest &= rest - 1)
-            if (position[lowest(rest)] > last) last = position[lowest(rest)];
-        if (last + 1 < emptied) emptied = last + 1;
-    }
-    return emptied;
-}
-
 int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle) {
     int order[81], position[81];
     shuffle(rng, order, 81);
     for (int i = 0; i < 81; i++) position[order[i]] = i;
+    if (untested < 0) untested = 0;
+    if (untested > 64) untested = 64;
+    /* a two-line cycle is emptied by the first `emptied` deletions: about 4 grids in 5 stop here.
+     * (Adding the two-digit sets here costs more than it saves; the solver's second solutions
+     * supply further sets during the bisection.) */
+    grid_ctx g;
+    memcpy(g.grid, grid, 81);
+    int emptied = 82;
+    all_line_cycles(&g, 0, position, &emptied);
+    if (emptied <= untested) return 0;
+    ctx_init(&g, grid);
     /* removed[i]: the cells deleted by the first i deletions; P_k = FULL & ~removed[81 - k] */
     cells removed[82];
     removed[0] = 0;
     for (int i = 0; i < 81; i++) removed[i + 1] = removed[i] | BIT(order[i]);
-
-    if (untested < 0) untested = 0;
-    if (untested > 64) untested = 64;
-    grid_ctx g;
-    ctx_init(&g, grid);
-    /* a two-line cycle is emptied by the first `emptied` deletions: about 4 grids in 5 stop here.
-     * (Adding the two-digit sets here costs more than it saves; the solver's second solutions
-     * supply further sets during the bisection.) */
-    int emptied = first_emptied(&g, 0, position);
-    if (emptied <= untested) return 0;
     /* bisection: P_high is unique, P_low is not (no unique puzzle has 16 clues or fewer) */
     int high = 81 - untested, low = 81 - emptied;
     if (low < 16) low = 16;
@@ -531,7 +533,7 @@ int sr_count_in(int method, const uint8_t *grid, const uint8_t *chosen, int max_
 }
 
 int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
-                   int64_t *found) {
+                   int64_t *found, double *weights) {
     cell_set visited = {calloc(1024, sizeof(cells)), 1024, 0, 0};
     if (!visited.keys) return -1;
     int status = 0;
@@ -541,6 +543,7 @@ int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int 
         sr_rng rng;
         stream_rng(&rng, seed, (uint64_t)(first + k));
         uint8_t grid[81];
+        sr_rng grid_rng = rng;
         sr_random_grid(&rng, grid);
         int order[81];
         shuffle(&rng, order, 81);
@@ -549,6 +552,14 @@ int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int 
         grid_ctx g;
         ctx_init_full(&g, grid);
         status = count_in_with(method, &g, subset, max_clues, out, &visited);
+        if (weights) {
+            /* the weight only matters when something was found: recompute that grid (the weighted
+             * sampler draws the same numbers and grid), which is much slower than drawing it */
+            weights[k] = 0.0;
+            int any = 0;
+            for (int c = 0; c < 82; c++) any |= out[c] != 0;
+            if (any) sr_random_grid_weighted(&grid_rng, grid, weights + k);
+        }
     }
     free(visited.keys);
     return status;

@@ -60,9 +60,12 @@ int64_t sr_cb_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t firs
  * `size`-subset of it from stream i, then counts (subsets) the minimal puzzles included in that subset,
  * or (supersets) the minimal puzzles with at most `max_clues` clues that include it.  found: count*82
  * values, found[82*k + c] = number of c-clue minimal puzzles of sample first+k.
+ * weights: NULL, or `count` values that receive each sample grid's sampling weight 1/P(grid | box 1)
+ * from sr_random_grid_weighted (importance sampling: the mean of weight / N1 * X is exactly unbiased
+ * for uniform grids, N1 = 9!-th of all grids); 0 for a sample that found nothing (X = 0).
  * Returns 0, or -1 when an enumeration ran out of memory. */
 int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
-                   int64_t *found);
+                   int64_t *found, double *weights);
 
 /* The same count for one given complete grid and subset (`chosen`: 81 flags, 1 = in the subset);
  * found: 82 values.  Returns 0, or -1 when out of memory. */

@@ -93,16 +93,27 @@ static PyObject *py_count_batch(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     Py_buffer found;
-    if (!PyArg_ParseTuple(args, "iKLiiw*", &method, &seed, &first, &size, &max_clues, &found)) return NULL;
+    PyObject *weights_object = Py_None;
+    Py_buffer weights = {0};
+    if (!PyArg_ParseTuple(args, "iKLiiw*|O", &method, &seed, &first, &size, &max_clues, &found,
+                          &weights_object))
+        return NULL;
+    if (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&found);
+        return NULL;
+    }
     PyObject *result = NULL;
+    int64_t count = (int64_t)(found.len / (82 * 8));
     if (method != SR_SUBSETS && method != SR_SUPERSETS) {
         PyErr_SetString(PyExc_ValueError, "unknown counting method");
     } else if (size < 0 || size > 81 || max_clues > 81) {
         PyErr_SetString(PyExc_ValueError, "size and max_clues must lie in 0..81");
+    } else if (weights.buf && weights.len != 8 * count) {
+        PyErr_SetString(PyExc_ValueError, "weights must hold one float64 per sample");
     } else if (check_size(&found, 82 * 8, "found")) {
         int status;
         Py_BEGIN_ALLOW_THREADS
-        status = sr_count_batch(method, seed, first, (int64_t)(found.len / (82 * 8)), size, max_clues, found.buf);
+        status = sr_count_batch(method, seed, first, count, size, max_clues, found.buf, weights.buf);
         Py_END_ALLOW_THREADS
         if (status) PyErr_NoMemory();
         else {
@@ -111,6 +122,7 @@ static PyObject *py_count_batch(PyObject *self, PyObject *args) {
         }
     }
     PyBuffer_Release(&found);
+    if (weights.buf) PyBuffer_Release(&weights);
     return result;
 }
 
@@ -154,7 +166,8 @@ PyMethodDef sr_generate_methods[] = {
     {"cb_grids", py_cb_grids, METH_VARARGS,
      "cb_grids(grids, seed, first, untested, puzzles, hits) -> found: controlled-bias tries on given grids."},
     {"count_batch", py_count_batch, METH_VARARGS,
-     "count_batch(method, seed, first, size, max_clues, found): minimal puzzles per counting sample."},
+     "count_batch(method, seed, first, size, max_clues, found[, weights]): minimal puzzles per "
+     "counting sample (and each sample grid's sampling weight)."},
     {"count_in", py_count_in, METH_VARARGS,
      "count_in(method, grid, chosen, max_clues, found): minimal puzzles inside / around one given subset."},
     {"stream_seed", py_stream_seed, METH_VARARGS, "stream_seed(seed, index): the seed of stream `index`."},

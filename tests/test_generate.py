@@ -204,3 +204,10 @@ def test_frame_and_strings():
     assert list(frame.columns) == ["puzzle", "clues", "tries"]
     assert all(len(p) == 81 for p in frame["puzzle"])
     assert puzzle_strings(np.zeros((1, 81), np.uint8)) == ["." * 81]
+
+
+def test_weighted_counting_reweights_the_same_samples():
+    weighted = count_minimals("subsets", 30, samples=3000, seed=2, weighted=True)
+    plain = count_minimals("subsets", 30, samples=3000, seed=2, weighted=False)
+    assert (weighted.found == plain.found).all() and weighted.found.sum() > 0
+    assert not np.allclose(weighted.sum_v, plain.sum_v)

@@ -28,11 +28,15 @@ from . import main
               help="Sample i uses the random stream splitmix64(seed, i).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker threads.")
+@click.option("--weighted/--unweighted", default=True, show_default=True,
+              help="Weight each sample by its grid's importance weight, which makes the estimate "
+                   "exactly unbiased for uniform grids (the grid sampler is not uniform).")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV table on stdout instead of text.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 def count(method: str, size: int, minutes: Optional[float], samples: Optional[int],
-          max_clues: Optional[int], seed: int, jobs: int, as_csv: bool, progress: Optional[bool]) -> None:
+          max_clues: Optional[int], seed: int, jobs: int, weighted: bool, as_csv: bool,
+          progress: Optional[bool]) -> None:
     """Unbiased estimates of the number of c-clue minimal puzzles per complete grid, for every c met,
     with relative errors (one standard error), and the totals per grid and in all."""
     if minutes is None and samples is None:
@@ -49,11 +53,12 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
         bar.set_postfix(found=int(result.found.sum()), refresh=False)
 
     result = count_minimals(method, size, samples=samples, minutes=minutes, seed=seed, jobs=jobs,
-                            max_clues=max_clues, progress=report)
+                            max_clues=max_clues, weighted=weighted, progress=report)
     bar.close()
     table = result.table()
     header = (f"{method} method, size {size}"
               + (f", max clues {result.max_clues}" if method == "supersets" else "")
+              + f", {'weighted' if weighted else 'unweighted'} grids"
               + f": {result.samples} samples in {result.seconds:.1f} s ({jobs} jobs, seed {seed})")
     if as_csv:
         click.echo(f"# {header}", err=True)
