@@ -43,7 +43,10 @@ def _grid_bytes(puzzle: PuzzleLike) -> bytes:
         return bytes(puzzle.givens)
     if isinstance(puzzle, str):
         return _string_bytes(puzzle)
-    array = np.asarray(puzzle)
+    if isinstance(puzzle, (bytes, bytearray, memoryview)):
+        array = np.frombuffer(puzzle, dtype=np.uint8)
+    else:
+        array = np.asarray(puzzle)
     if array.shape != (81,):
         raise ValueError(f"a puzzle must have 81 cells, got shape {array.shape}")
     return _checked(array.reshape(1, 81)).tobytes()

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudorules import core
 from sudorules.check import COLUMNS, check_records
@@ -41,6 +43,20 @@ def test_check_rows_follow_input_order_with_errors_named():
     assert rows[1].error.startswith("line 2: bad character 'x'")
     assert rows[3].error == "line 4: digit 5 repeated in row 1"
     assert rows[4].error.startswith("line 5: wrong length")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="123456789.0 |x-\t", max_size=100), max_size=12))
+def test_any_text_gives_one_row_per_record_and_never_raises(lines):
+    records = list(read_puzzles(lines))
+    rows = list(check_records(records, batch_size=3))
+    assert len(rows) == len(records)
+    for record, row in zip(records, rows):
+        assert row.ok == record.ok
+        if row.ok:
+            assert row.solutions in (0, 1, 2) and row.clues == record.puzzle.clues
+        else:
+            assert row.error.startswith(f"line {record.line}: ") and row.solutions is None
 
 
 def test_small_batches_give_the_same_rows_as_one_batch():

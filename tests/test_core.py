@@ -247,7 +247,7 @@ def test_puzzles_strings_and_lists_are_accepted_alike(cb_grids):
     text = "".join(str(v) if v else "." for v in grid)
     puzzle = Puzzle(grid.tolist())
     solution = core.solve(puzzle)
-    assert core.solve(text) == solution == core.solve(grid.tolist())
+    assert core.solve(text) == solution == core.solve(grid.tolist()) == core.solve(grid.tobytes())
     assert (core.as_array([puzzle, text, grid.tolist()]) == grid).all()
     assert core.as_array([]).shape == (0, 81)
 
