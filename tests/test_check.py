@@ -99,6 +99,12 @@ def test_command_on_a_single_puzzle_argument_and_on_stdin():
     assert piped.exit_code == 0 and rows_of(piped.output)[0]["minimal"] == "true"
 
 
+def test_a_missing_file_is_a_usage_error_not_a_puzzle(tmp_path):
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "missing.txt")])
+    assert result.exit_code == 2
+    assert "no such file" in result.output
+
+
 def test_python_dash_m_sudorules_check_reads_stdin_and_reports_bad_lines():
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-m", "sudorules", "check", "-"], input=mixed_input(),

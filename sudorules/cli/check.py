@@ -22,7 +22,10 @@ from . import main
 def check(source: str, output: Optional[Path]) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
     each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,error.  Exit status 1 when
-    some input record does not parse (its row names the line and the reason)."""
+    some input record does not parse (its row names the line and the reason), 2 when the argument
+    names no file (it contains letters, so it is no puzzle)."""
+    if source != "-" and not Path(source).is_file() and any(c.isalpha() for c in source):
+        raise click.BadParameter(f"no such file: {source}", param_hint="FILE|-|PUZZLE")
     rows = check_records(records_from_argument(source))
     if output is None:
         all_ok = write_csv(rows, sys.stdout)
