@@ -134,7 +134,18 @@ typedef struct {
     uint32_t bivalue[3];  /* unsolved cells with exactly two candidates, as of the last fixpoint */
 } state;
 
+/* The index of the lowest set bit of x (x != 0). */
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int lowest_bit(uint32_t x)
+{
+    unsigned long index;
+    _BitScanForward(&index, x);
+    return (int)index;
+}
+#else
 static inline int lowest_bit(uint32_t x) { return __builtin_ctz(x); }
+#endif
 
 static inline void narrow(state *s, int i, uint32_t keep)
 {
