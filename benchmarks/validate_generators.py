@@ -11,8 +11,12 @@ relative errors against the post's ten-minute subsets figures.
     PYTHONPATH=. python benchmarks/validate_generators.py --bottom-up 100000 --top-down 100000 \\
         --controlled-bias 2000 --count-minutes 10 --jobs 2
 
-A controlled-bias file made beforehand (``sudorules generate -m controlled-bias ... -o FILE``) can be
-read with ``--cb-file FILE`` instead of generating (then only the distribution is checked here).
+Controlled-bias puzzles are appended to ``--cb-out FILE`` as they come (lines ``puzzle tries weight
+cpu_seconds``: the grid's sampling weight, the run's CPU time so far), so a long run can be stopped
+and its file read back with ``--cb-file FILE`` (a file of ``sudorules generate`` works too, without
+weights and speed).  The grid sampler is not uniform (generator/core.c); the weights give the
+importance-weighted figures, i.e. those the generator would give with uniform grids: clue mean and
+grids per puzzle (sum of tries / sum of w/N1).
 scipy (extra ``bench``) gives the chi-square p-values; without it they are left out.
 """
 
@@ -24,8 +28,8 @@ import time
 
 import numpy as np
 
-from sudorules.count import count_minimals
-from sudorules.generate import generate
+from sudorules.count import BOX_COMPLETIONS, count_minimals
+from sudorules.generate import generate, iter_generate, puzzle_strings
 from sudorules.reader import read_puzzle_file
 
 try:
@@ -68,6 +72,8 @@ def chi_square(clues: np.ndarray, method: str) -> tuple[float, int, float]:
             bins_o.append(acc_o)
             bins_e.append(acc_e)
             acc_o = acc_e = 0.0
+    if not bins_o:
+        return math.nan, 0, math.nan
     if acc_e or acc_o:
         bins_o[-1] += acc_o
         bins_e[-1] += acc_e
@@ -107,6 +113,49 @@ def report_tries(tries: np.ndarray) -> None:
           f"z = {(mean - 200_000) / se:+.2f})")
 
 
+def report_weighted(clues: np.ndarray, tries: np.ndarray, weights: np.ndarray) -> None:
+    """Importance-weighted (uniform-grid) clue mean and grids per puzzle, with delta-method errors."""
+    u = weights / BOX_COMPLETIONS
+    n = len(u)
+    mean = float((u * clues).sum() / u.sum())
+    se_mean = math.sqrt(float((u ** 2 * (clues - mean) ** 2).sum())) / float(u.sum())
+    grids = float(tries.sum() / u.sum())
+    # ratio estimator sum(t) / sum(u): relative variance from the sample (co)variances
+    t_bar, u_bar = tries.mean(), u.mean()
+    rel_var = (tries.var(ddof=1) / t_bar ** 2 + u.var(ddof=1) / u_bar ** 2
+               - 2 * np.cov(tries, u)[0, 1] / (t_bar * u_bar)) / n
+    se_grids = grids * math.sqrt(max(rel_var, 0.0))
+    print(f"importance-weighted (uniform grids): mean clues {mean:.3f} ± {se_mean:.3f} (paper 25.667, "
+          f"z = {(mean - 25.667) / se_mean:+.2f}); grids per puzzle {grids:,.0f} ± {se_grids:,.0f} "
+          f"(papers ~250,000: z = {(grids - 250_000) / se_grids:+.2f}); mean w/N1 of the hit grids "
+          f"{u.mean():.3f}")
+
+
+def generate_cb(n: int, seed: int, jobs: int, out: str) -> None:
+    """Controlled-bias puzzles with weights, appended to ``out`` as they come, with the CPU time."""
+    cpu0 = time.process_time()
+    with open(out, "a", encoding="utf-8") as stream:
+        for batch in iter_generate("controlled-bias", n, seed, jobs=jobs, weights=True):
+            cpu = time.process_time() - cpu0
+            for line, tries, weight in zip(puzzle_strings(batch.puzzles), batch.tries, batch.weights):
+                stream.write(f"{line} {tries} {weight:.6e} {cpu:.1f}\n")
+            stream.flush()
+
+
+def report_cb_file(path: str) -> None:
+    records = [r for r in read_puzzle_file(path) if r.ok]
+    clues = np.array([r.puzzle.clues for r in records])
+    fields = [r.tail.split() for r in records]
+    tries = np.array([float(f[0]) for f in fields])
+    cpu = float(fields[-1][2]) if len(fields[-1]) >= 3 else None
+    report_distribution("controlled-bias", clues, cpu, None)
+    report_tries(tries)
+    if cpu:
+        print(f"grids per CPU-second: {tries.sum() / cpu:,.0f}")
+    if len(fields[0]) >= 2:
+        report_weighted(clues, tries, np.array([float(f[1]) for f in fields]))
+
+
 def report_count(minutes: float, jobs: int, seed: int) -> None:
     result = count_minimals("subsets", 30, minutes=minutes, seed=seed, jobs=jobs)
     table = result.table()
@@ -131,7 +180,9 @@ def main() -> None:
     parser.add_argument("--bottom-up", type=int, default=20_000)
     parser.add_argument("--top-down", type=int, default=20_000)
     parser.add_argument("--controlled-bias", type=int, default=20)
-    parser.add_argument("--cb-file", help="read controlled-bias puzzles (puzzle tries) from this file")
+    parser.add_argument("--cb-file", help="read controlled-bias puzzles (puzzle tries [weight cpu]) from here")
+    parser.add_argument("--cb-out", default="cb-validation.txt",
+                        help="append the controlled-bias puzzles generated here (default %(default)s)")
     parser.add_argument("--count-minutes", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
@@ -142,15 +193,10 @@ def main() -> None:
             batch, cpu, wall = timed_generate(method, n, args.seed, args.jobs)
             report_distribution(method, (batch.puzzles > 0).sum(axis=1), cpu, wall)
     if args.cb_file:
-        records = [r for r in read_puzzle_file(args.cb_file) if r.ok]
-        clues = np.array([r.puzzle.clues for r in records])
-        report_distribution("controlled-bias", clues, None, None)
-        report_tries(np.array([float(r.tail) for r in records]))
+        report_cb_file(args.cb_file)
     elif args.controlled_bias:
-        batch, cpu, wall = timed_generate("controlled-bias", args.controlled_bias, args.seed, args.jobs)
-        report_distribution("controlled-bias", (batch.puzzles > 0).sum(axis=1), cpu, wall)
-        report_tries(batch.tries.astype(float))
-        print(f"grids per CPU-second: {batch.tries.sum() / cpu:,.0f}")
+        generate_cb(args.controlled_bias, args.seed, args.jobs, args.cb_out)
+        report_cb_file(args.cb_out)
     if args.count_minutes:
         report_count(args.count_minutes, args.jobs, args.seed)
 

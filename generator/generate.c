@@ -349,27 +349,27 @@ int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle) {
 }
 
 void sr_generate_batch(int method, uint64_t seed, int64_t first, int64_t count, int untested,
-                       uint8_t *puzzles, int64_t *tries) {
+                       uint8_t *puzzles, int64_t *tries, double *weights) {
     uint8_t grid[81];
     for (int64_t k = 0; k < count; k++) {
-        sr_rng rng;
+        sr_rng rng, grid_rng;
         stream_rng(&rng, seed, (uint64_t)(first + k));
         uint8_t *out = puzzles + 81 * k;
         if (method == SR_BOTTOM_UP) {
             sr_bottom_up(&rng, out);
             tries[k] = 0;
-        } else if (method == SR_TOP_DOWN) {
-            sr_random_grid(&rng, grid);
-            sr_top_down(&rng, grid, out);
-            tries[k] = 1;
-        } else {
-            int64_t used = 0;
-            do {
-                sr_random_grid(&rng, grid);
-                used++;
-            } while (!sr_cb_try(&rng, grid, untested, out));
-            tries[k] = used;
+            if (weights) weights[k] = 0.0;
+            continue;
         }
+        int64_t used = 0;
+        do {
+            grid_rng = rng;
+            sr_random_grid(&rng, grid);
+            used++;
+        } while (method == SR_TOP_DOWN ? !sr_top_down(&rng, grid, out) : !sr_cb_try(&rng, grid, untested, out));
+        tries[k] = used;
+        /* the weighted sampler draws the same grid from the same state, more slowly: only once */
+        if (weights) sr_random_grid_weighted(&grid_rng, grid, weights + k);
     }
 }
 

@@ -43,9 +43,11 @@ int sr_top_down(sr_rng *rng, const uint8_t *grid, uint8_t *puzzle);
 int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle);
 
 /* Puzzles first..first+count-1 of the run `seed` by `method`, complete grids from sr_random_grid.
- * puzzles: count*81 bytes; tries: count values (grids used: 0 for bottom-up, 1 for top-down). */
+ * puzzles: count*81 bytes; tries: count values (grids used: 0 for bottom-up, 1 for top-down).
+ * weights: NULL, or count values receiving the sampling weight 1/P(grid | box 1) of the grid that
+ * gave each puzzle (sr_random_grid_weighted; 0 for bottom-up): importance weights for uniform grids. */
 void sr_generate_batch(int method, uint64_t seed, int64_t first, int64_t count, int untested,
-                       uint8_t *puzzles, int64_t *tries);
+                       uint8_t *puzzles, int64_t *tries, double *weights);
 
 /* Top-down on the given complete grids (n*81 bytes), grid j using stream first+j; puzzles: n*81. */
 void sr_top_down_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, uint8_t *puzzles);

@@ -20,17 +20,26 @@ static PyObject *py_generate_batch(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     Py_buffer puzzles, tries;
-    if (!PyArg_ParseTuple(args, "iKLiw*w*", &method, &seed, &first, &untested, &puzzles, &tries)) return NULL;
+    PyObject *weights_object = Py_None;
+    Py_buffer weights = {0};
+    if (!PyArg_ParseTuple(args, "iKLiw*w*|O", &method, &seed, &first, &untested, &puzzles, &tries,
+                          &weights_object))
+        return NULL;
+    if (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&puzzles);
+        PyBuffer_Release(&tries);
+        return NULL;
+    }
     PyObject *result = NULL;
     if (method < SR_BOTTOM_UP || method > SR_CONTROLLED_BIAS) {
         PyErr_SetString(PyExc_ValueError, "unknown method");
     } else if (check_size(&puzzles, 81, "puzzles") && check_size(&tries, 8, "tries")) {
         int64_t count = (int64_t)(puzzles.len / 81);
-        if (tries.len / 8 != count) {
-            PyErr_SetString(PyExc_ValueError, "puzzles and tries have different lengths");
+        if (tries.len / 8 != count || (weights.buf && weights.len / 8 != count)) {
+            PyErr_SetString(PyExc_ValueError, "puzzles, tries and weights have different lengths");
         } else {
             Py_BEGIN_ALLOW_THREADS
-            sr_generate_batch(method, seed, first, count, untested, puzzles.buf, tries.buf);
+            sr_generate_batch(method, seed, first, count, untested, puzzles.buf, tries.buf, weights.buf);
             Py_END_ALLOW_THREADS
             result = Py_None;
             Py_INCREF(result);
@@ -38,6 +47,7 @@ static PyObject *py_generate_batch(PyObject *self, PyObject *args) {
     }
     PyBuffer_Release(&puzzles);
     PyBuffer_Release(&tries);
+    if (weights.buf) PyBuffer_Release(&weights);
     return result;
 }
 
@@ -160,7 +170,8 @@ static PyObject *py_stream_seed(PyObject *self, PyObject *args) {
 
 PyMethodDef sr_generate_methods[] = {
     {"generate_batch", py_generate_batch, METH_VARARGS,
-     "generate_batch(method, seed, first, untested, puzzles, tries): puzzles first.. of the run `seed`."},
+     "generate_batch(method, seed, first, untested, puzzles, tries[, weights]): puzzles first.. of the "
+     "run `seed` (and the sampling weights of their grids)."},
     {"top_down_grids", py_top_down_grids, METH_VARARGS,
      "top_down_grids(grids, seed, first, puzzles): one top-down puzzle per given complete grid."},
     {"cb_grids", py_cb_grids, METH_VARARGS,

@@ -61,10 +61,12 @@ class GridsExhausted(Exception):
 
 @dataclass
 class Batch:
-    """Consecutive puzzles of a run: ``puzzles`` (k, 81) uint8 and ``tries`` (k,) int64."""
+    """Consecutive puzzles of a run: ``puzzles`` (k, 81) uint8 and ``tries`` (k,) int64; ``weights``
+    (k,) float64 when asked for: the sampling weight 1/P(grid | box 1) of each puzzle's grid."""
 
     puzzles: np.ndarray
     tries: np.ndarray
+    weights: Optional[np.ndarray] = None
 
 
 def stream_seed(seed: int, index: int) -> int:
@@ -73,14 +75,15 @@ def stream_seed(seed: int, index: int) -> int:
 
 
 def generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
-             grids: Optional[GridSource] = None, jobs: int = 1,
+             grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
              progress: Optional[Progress] = None) -> Batch:
     """``n`` minimal puzzles by ``method`` as one :class:`Batch` (see :func:`iter_generate`)."""
     batches = list(iter_generate(method, n, seed, untested=untested, grids=grids, jobs=jobs,
-                                 progress=progress))
+                                 weights=weights, progress=progress))
     if not batches:
-        return Batch(np.zeros((0, 81), np.uint8), np.zeros(0, np.int64))
-    return Batch(np.concatenate([b.puzzles for b in batches]), np.concatenate([b.tries for b in batches]))
+        return Batch(np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), np.zeros(0) if weights else None)
+    return Batch(np.concatenate([b.puzzles for b in batches]), np.concatenate([b.tries for b in batches]),
+                 np.concatenate([b.weights for b in batches]) if weights else None)
 
 
 def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFrame:
@@ -93,13 +96,16 @@ def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFram
 
 
 def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
-                  grids: Optional[GridSource] = None, jobs: int = 1,
+                  grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
                   progress: Optional[Progress] = None) -> Iterator[Batch]:
     """Yield the ``n`` puzzles of a run in order, as consecutive :class:`Batch` chunks.
 
     ``grids``: None for the seeded grid generator, or complete grids used in order (an ``(N, 81)``
     array, or an iterable of 81-value rows / grid strings; see :func:`parse_grids`).  ``jobs``
     threads work at once; ``progress(puzzles, tries)`` is called after each chunk with the totals.
+    ``weights``: also return each puzzle's grid sampling weight (top-down and controlled-bias with the
+    seeded grids): the grid sampler is not uniform, and weighting a puzzle by w / N1 (N1 = 9!-th of all
+    grids) makes averages over puzzles estimate those of uniform grids (importance sampling).
     Raises :class:`GridsExhausted` (after yielding what was made) when the given grids run out.
     """
     if method not in _METHOD_CODES:
@@ -112,8 +118,10 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     if int(jobs) < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     seed = _u64(seed, "seed")
+    if weights and (grids is not None or method == "bottom-up"):
+        raise ValueError("weights are given for top-down and controlled-bias with the seeded grids only")
     if grids is None:
-        chunks = _internal_chunks(method, n, seed, int(untested))
+        chunks = _internal_chunks(method, n, seed, int(untested), weights)
     elif method == "bottom-up":
         raise ValueError("bottom-up starts from the empty grid: it takes no complete grids")
     elif method == "top-down":
@@ -135,7 +143,8 @@ class _Exhausted(Batch):
     """The last batch of a run whose given grids ran out."""
 
 
-def _internal_chunks(method: str, n: int, seed: int, untested: int) -> Iterator[Callable[[], Batch]]:
+def _internal_chunks(method: str, n: int, seed: int, untested: int,
+                     weights: bool) -> Iterator[Callable[[], Batch]]:
     code, size = _METHOD_CODES[method], _CHUNK[method]
     for first in range(0, n, size):
         count = min(size, n - first)
@@ -143,8 +152,9 @@ def _internal_chunks(method: str, n: int, seed: int, untested: int) -> Iterator[
         def task(first=first, count=count) -> Batch:
             puzzles = np.empty((count, 81), np.uint8)
             tries = np.empty(count, np.int64)
-            _generate.generate_batch(code, seed, first, untested, puzzles, tries)
-            return Batch(puzzles, tries)
+            grid_weights = np.empty(count) if weights else None
+            _generate.generate_batch(code, seed, first, untested, puzzles, tries, grid_weights)
+            return Batch(puzzles, tries, grid_weights)
         yield task
 
 

@@ -80,13 +80,13 @@ def test_cli_seed_reproduces_the_file_and_tries_parse(tmp_path):
     files = []
     for jobs in (1, 2):
         out = tmp_path / f"cb{jobs}.txt"
-        result = runner.invoke(main, ["generate", "--method", "controlled-bias", "-n", "2", "--seed", "8",
+        result = runner.invoke(main, ["generate", "--method", "controlled-bias", "-n", "1", "--seed", "8",
                                       "--jobs", str(jobs), "--no-progress", "-o", str(out)])
         assert result.exit_code == 0, result.output
         files.append(out.read_text())
     assert files[0] == files[1]
     records = list(read_puzzles(files[0].splitlines()))
-    assert len(records) == 2 and all(r.ok for r in records)
+    assert len(records) == 1 and all(r.ok for r in records)
     assert all(int(r.tail) >= 1 for r in records)
     puzzles = np.array([r.puzzle.givens for r in records], dtype=np.uint8)
     _assert_minimal_and_distinct(puzzles)
@@ -197,6 +197,15 @@ def test_count_run_gives_finite_estimates_with_error_bars():
     assert len(busy) >= 2 and all(0 < r < 1 for r in busy["rel_err"])
     again = count_minimals("subsets", 30, samples=4000, seed=1, jobs=1).table()
     assert again.equals(table)
+
+
+def test_grid_weights_come_with_the_same_puzzles():
+    plain = generate("top-down", 20, seed=6)
+    weighted = generate("top-down", 20, seed=6, weights=True)
+    assert (plain.puzzles == weighted.puzzles).all() and plain.weights is None
+    assert (weighted.weights > 0).all() and len(set(weighted.weights.tolist())) > 1
+    with pytest.raises(ValueError):
+        generate("bottom-up", 2, seed=1, weights=True)
 
 
 def test_frame_and_strings():
