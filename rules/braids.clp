@@ -9,9 +9,9 @@
 (defrule braid-{n}-{j}
    (declare (salience {s_braid}))
    (pb{m} (z ?z) {bind_s})
-   (lk (a ?{j}) (b ?l))
+   (link (a ?{j}) (b ?l))
    (cv (v ?v) (l ?l))
-   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z|{any_s})))))
+   (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_s})))))
    ?f <- (cand (l ?z))
    =>
    (sr-braid {n} ?z ?v ?l {list_s})
@@ -24,11 +24,11 @@
    (declare (salience {s_partial_braid}))
    (logical
       (pb{m} (z ?z) {bind_s})
-      (lk (a ?{j}) (b ?l))
+      (link (a ?{j}) (b ?l))
       (cv (v ?v) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&~?z&{not_s})))
-   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z|{any_s})))))
+   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_s})))))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))
    (assert (pb{n} (z ?z) {assert_s})))

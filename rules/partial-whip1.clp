@@ -8,11 +8,12 @@
    (logical
       (cand (l ?z))
       (not (true-label (l ?z)))
-      (lk (a ?z) (b ?l1))
+      (link (a ?z) (b ?l1))
       (cv (v ?v1) (l ?l1))
       (active (level 2))
       (cv (v ?v1) (l ?r1&~?l1&~?z)))
-   (not (and (cv (v ?v1) (l ?x&~?r1&~?l1)) (not (lk (a ?x) (b ?z)))))
+   (not (and (cv (v ?v1) (l ?x&~?r1&~?l1)) (not (link (a ?x) (b ?z)))))
    (not (pw1 (z ?z) (r1 ?r1)))
    =>
    (assert (pw1 (z ?z) (v1 ?v1) (l1 ?l1) (r1 ?r1))))
+

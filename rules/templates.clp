@@ -14,8 +14,8 @@
 (deftemplate csp-var         ; static: one of the 324 CSP variables
    (slot v))
 
-(deftemplate lk              ; static: labels a and b are linked (both directions are stored)
-   (slot a) (slot b))
+(deftemplate link            ; current candidates a and b are linked (both directions are stored;
+   (slot a) (slot b))        ; made when chains start, logically supported by the two candidates)
 
 (deftemplate active          ; resolution level n has been switched on by the driver
    (slot level))
@@ -25,4 +25,5 @@
 
 (deftemplate true-label      ; optional: a label of the known solution (never a whip target)
    (slot l))
+
 

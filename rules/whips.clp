@@ -8,9 +8,9 @@
 (defrule whip-{n}
    (declare (salience {s_whip}))
    (pw{m} (z ?z) {bind_m})
-   (lk (a ?r{m}) (b ?l&{not_labels_m}))
+   (link (a ?r{m}) (b ?l&{not_labels_m}))
    (cv (v ?v&{not_vars_m}) (l ?l))
-   (not (and (cv (v ?v) (l ?x&~?l)) (not (lk (a ?x) (b ?z|{any_rlc_m})))))
+   (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_rlc_m})))))
    ?f <- (cand (l ?z))
    =>
    (sr-chain whip {n} ?z (create$ {chain_m} ?v ?l 0))
@@ -24,11 +24,11 @@
    (declare (salience {s_partial_whip}))
    (logical
       (pw{m} (z ?z) {bind_m})
-      (lk (a ?r{m}) (b ?l&{not_labels_m}))
+      (link (a ?r{m}) (b ?l&{not_labels_m}))
       (cv (v ?v&{not_vars_m}) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&{not_labels_m})))
-   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (lk (a ?x) (b ?z|{any_rlc_m})))))
+   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_rlc_m})))))
    (not (pw{n} (z ?z) {rlc_key_m} (r{n} ?r)))
    =>
    (assert (pw{n} (z ?z) {bind_m} (v{n} ?v) (l{n} ?l) (r{n} ?r))))

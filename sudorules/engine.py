@@ -23,7 +23,7 @@ from typing import Optional, Union
 import clips
 
 from . import rulegen
-from .puzzle import Candidate, Puzzle, block_cells, block_of, cell_at
+from .puzzle import PEERS, Candidate, Puzzle, block_cells, block_of, cell_at
 from .steps import SUBSET_NAMES, ChainCell, CspVariable, Resolution, Step, SubsetPattern
 
 #: how many rule firings between two looks at the clock
@@ -56,22 +56,17 @@ def label_variables(label: int) -> tuple[int, int, int, int]:
     return (100 + 10 * r + c, 200 + 10 * r + n, 300 + 10 * c + n, 400 + 10 * b + n)
 
 
-def _linked_labels(label: int) -> list[int]:
+def _linked_labels(label: int) -> frozenset[int]:
     n, r, c = label // 100, (label // 10) % 10, label % 10
-    b = block_of(cell_at(r, c))
-    out = []
-    for other in _ALL_LABELS:
-        if other == label:
-            continue
-        n2, r2, c2 = other // 100, (other // 10) % 10, other % 10
-        if (r2 == r and c2 == c) or (n2 == n and (r2 == r or c2 == c or block_of(cell_at(r2, c2)) == b)):
-            out.append(other)
-    return out
+    cell = cell_at(r, c)
+    same_cell = {100 * m + 10 * r + c for m in range(1, 10) if m != n}
+    same_digit = {100 * n + 10 * (p // 9 + 1) + p % 9 + 1 for p in PEERS[cell]}
+    return frozenset(same_cell | same_digit)
 
 
 _ALL_LABELS = [100 * n + 10 * r + c for n in range(1, 10) for r in range(1, 10) for c in range(1, 10)]
 #: LINKS[label]: the labels linked to it (structural, SPEC §1.3)
-LINKS: dict[int, frozenset[int]] = {lab: frozenset(_linked_labels(lab)) for lab in _ALL_LABELS}
+LINKS: dict[int, frozenset[int]] = {lab: _linked_labels(lab) for lab in _ALL_LABELS}
 ALL_VARIABLE_IDS = tuple(100 * t + 10 * a + b for t in range(1, 5) for a in range(1, 10) for b in range(1, 10))
 
 _INIT_FUNCTION = """
@@ -172,7 +167,6 @@ class Engine:
         self.env.build(_INIT_FUNCTION)
         self.env.build(_CLEAN_FUNCTION)
         self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
-        self._load_links()
         self._cand_template = self.env.find_template("cand")
 
     def _load(self, text: str) -> None:
@@ -183,11 +177,6 @@ class Engine:
             self.env.load(path)
         finally:
             os.unlink(path)
-
-    def _load_links(self) -> None:
-        """Assert the static link facts once per process (both directions)."""
-        text = "\n".join(f"(lk (a {a}) (b {b}))" for a in _ALL_LABELS for b in sorted(LINKS[a]))
-        self.env.load_facts(text)
 
     def current_labels(self) -> list[int]:
         """The labels of the current candidates."""

@@ -160,6 +160,7 @@ def program(theory: str, max_length: int) -> str:
     parts += [_read(name) for name in BASE_FILES]
     if theory == "BRT":
         return "\n".join(parts)
+    parts.append(_read("links.clp"))
     parts.append(_read("whip1.clp"))
     parts += [_pw_template(k) for k in range(1, max_length)]
     if theory == "B":

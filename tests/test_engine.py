@@ -1,0 +1,163 @@
+"""The rule engine against the published SudoRules results, and its statuses.
+
+* candidates after BRT and after BRT + whips[1] equal SudoRules' counts (nb-cands-after-*.txt);
+* W ratings equal the published ones on a stratified sample (every W level 0..6), every path
+  replays under the independent checker and never eliminates a digit of the solution;
+* B ratings on puzzles where braids beat whips (published W = 5, B = 4);
+* SW (Subsets + whips) paths are sound and re-verified, and never rate above W;
+* contradictions name an empty CSP variable; the time limit stops a run; engines are reusable.
+"""
+
+import csv
+import re
+
+import pytest
+
+from sudorules import core, parse_puzzle
+from sudorules.checker import replay
+from sudorules.engine import Engine, label_variables, variable_of_id
+from sudorules.rulegen import salience_order
+
+COUNT_SAMPLE = 200  # puzzles checked for the BRT / whip[1] counts (every 70th line)
+
+
+def _lines(cb001):
+    return [line.split()[0] for line in (cb001 / "puzzles.txt").read_text().splitlines() if line.strip()]
+
+
+def _ints(cb001, name):
+    return [int(v) for v in (cb001 / name).read_text().split()]
+
+
+def _cheapest_by_level(cb001, column, per_level, levels):
+    """Lines of the SudoRules sample (index.csv) that SudoRules solved fastest, per published level."""
+    index = cb001.parent / "cb-001-sudorules" / "index.csv"
+    if not index.is_file():
+        pytest.skip("cb-001-sudorules/index.csv is not present")
+    rows = list(csv.DictReader(index.open()))
+    picked = []
+    for level in levels:
+        rows_at = [r for r in rows if r[column] == str(level) and r["W_cpu_seconds"]]
+        rows_at.sort(key=lambda r: float(r["W_cpu_seconds"]))
+        picked += [int(r["line"]) for r in rows_at[:per_level]]
+    return picked
+
+
+@pytest.fixture(scope="module")
+def w_engine():
+    return Engine("W")
+
+
+def _check_path(text, resolution):
+    """The path replays under the checker and keeps every digit of the unique solution."""
+    puzzle = parse_puzzle(text)
+    count, solution = core.solution_status(puzzle)
+    assert count == 1
+    for step in resolution.steps:
+        for candidate in step.eliminations:
+            assert solution[candidate.cell] != candidate.digit, step.text()
+    report = replay(puzzle, resolution.steps, list(solution))
+    assert report.ok, report.problems[:2]
+    return solution
+
+
+def test_counts_after_singles_and_whips1_equal_sudorules(cb001):
+    lines = _lines(cb001)
+    after_brt = _ints(cb001, "nb-cands-after-BRT.txt")
+    after_w1 = _ints(cb001, "nb-cands-after-W1.txt")
+    engine = Engine("W", max_length=1)
+    step = len(lines) // COUNT_SAMPLE
+    for i in range(0, len(lines), step):
+        resolution = engine.solve(lines[i])
+        assert resolution.candidates_after_singles == after_brt[i], i + 1
+        assert resolution.candidates_after_whips1 == after_w1[i], i + 1
+
+
+def test_links_after_singles_match_a_sudorules_path(cb001):
+    # 01160-W.txt prints "158 candidates, 848 csp-links and 848 links."
+    resolution = Engine("BRT").solve(_lines(cb001)[1159])  # BRT loads no chain rule: fast
+    assert resolution.status == "not-solved"
+    assert (resolution.candidates_after_singles, resolution.links_after_singles) == (158, 848)
+
+
+def test_w_ratings_equal_published_on_every_level(cb001, w_engine):
+    lines, published = _lines(cb001), _ints(cb001, "W-ratings.txt")
+    sample = _cheapest_by_level(cb001, "published_W", 3, range(0, 6)) + \
+        _cheapest_by_level(cb001, "published_W", 1, [6])
+    assert {published[line - 1] for line in sample} == set(range(0, 7))
+    for line in sample:
+        text = lines[line - 1]
+        resolution = w_engine.solve(text, solution=core.solve(text))
+        assert resolution.rating == published[line - 1], line
+        solution = _check_path(text, resolution)
+        assert resolution.values == tuple(solution)
+
+
+def test_known_solution_gives_the_same_path(cb001, w_engine):
+    text = _lines(cb001)[_cheapest_by_level(cb001, "published_W", 1, [4])[0] - 1]
+    plain = w_engine.solve(text)
+    pruned = w_engine.solve(text, solution=core.solve(text))
+    assert [s.text() for s in plain.steps] == [s.text() for s in pruned.steps]
+
+
+def test_b_rating_beats_w_where_published(cb001):
+    lines, published_b = _lines(cb001), _ints(cb001, "B-ratings.txt")
+    line = 3885  # published W = 5, B = 4 (SudoRules B run: 8.9 s)
+    text = lines[line - 1]
+    resolution = Engine("B", max_length=4).solve(text, solution=core.solve(text))
+    assert resolution.rating == published_b[line - 1] == 4
+    assert any(step.rule == "braid" for step in resolution.steps)
+    _check_path(text, resolution)
+
+
+def test_subsets_and_whips_are_sound_and_never_harder_than_whips(cb001, w_engine):
+    lines, published = _lines(cb001), _ints(cb001, "W-ratings.txt")
+    engine = Engine("SW", max_length=6)
+    names = set()
+    for line in _cheapest_by_level(cb001, "published_W", 2, range(2, 5)):
+        text = lines[line - 1]
+        resolution = engine.solve(text)
+        assert resolution.solved and resolution.rating <= published[line - 1], line
+        _check_path(text, resolution)
+        names |= {step.rule for step in resolution.steps if step.subset is not None}
+    assert any(re.fullmatch(r"(naked|hidden)-(pairs|triplets|quads)-in-a-(row|column|block)", n) for n in names)
+
+
+def test_contradiction_names_an_empty_variable(w_engine):
+    # r1c1 can hold no digit: 1..8 are in its row and 9 in its column.
+    text = ".12345678" + "9" + "." * 71
+    resolution = w_engine.solve(text)
+    assert resolution.status == "contradiction"
+    kind, name = resolution.contradiction.split("-CELL ")
+    assert kind in {"RC", "RN", "CN", "BN"}
+    empty = [variable_of_id(v) for v in {v for lab in (100 * n + 11 for n in range(1, 10))
+                                         for v in label_variables(lab)}]
+    assert name in {v.name for v in empty}
+
+
+def test_time_limit_stops_the_run(cb001, w_engine):
+    text = _lines(cb001)[1029]  # published W = 6
+    resolution = w_engine.solve(text, time_limit=0.05)
+    assert resolution.status == "timeout"
+    assert resolution.seconds < 5
+
+
+def test_brt_theory_stops_after_singles(cb001):
+    lines, published = _lines(cb001), _ints(cb001, "W-ratings.txt")
+    engine = Engine("BRT")
+    w0 = next(i for i, w in enumerate(published) if w == 0)
+    w1 = next(i for i, w in enumerate(published) if w == 1)
+    assert engine.solve(lines[w0]).rating == 0
+    stuck = engine.solve(lines[w1])
+    assert stuck.status == "not-solved" and stuck.rating is None
+    assert sum(len(ds) for ds in stuck.candidates.values()) == stuck.candidates_after_singles
+
+
+def test_simplest_first_order():
+    order = salience_order("B", 5)
+    for n in range(3, 6):
+        assert order.index(f"whip-{n}") < order.index(f"partial-whip-{n - 1}") < order.index(f"braid-{n}")
+        assert order.index(f"braid-{n}") < order.index(f"whip-{n + 1}" if n < 5 else "braid-5") + 1
+    sw = salience_order("SW", 4)
+    assert sw.index("whip1") < sw.index("naked-subsets-2") < sw.index("fish-subsets-2") < sw.index("whip-2")
+    assert sw.index("naked-single") < sw.index("hidden-single") < sw.index("whip1")
