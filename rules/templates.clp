@@ -15,7 +15,8 @@
    (slot v))
 
 (deftemplate link            ; current candidates a and b are linked (both directions are stored;
-   (slot a) (slot b))        ; made when chains start, logically supported by the two candidates)
+   (slot a) (slot b)         ; made when chains start, logically supported by the two candidates)
+   (multislot via))          ; the CSP variables they share
 
 (deftemplate active          ; resolution level n has been switched on by the driver
    (slot level))

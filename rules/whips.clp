@@ -8,8 +8,8 @@
 (defrule whip-{n}
    (declare (salience {s_whip}))
    (pw{m} (z ?z) {bind_m})
-   (link (a ?r{m}) (b ?l&{not_labels_m}))
-   (cv (v ?v&{not_vars_m}) (l ?l))
+   (link (a ?r{m}) (b ?l&{not_labels_m}) (via $?w))
+   (cv (v ?v&{not_vars_m}&:(not (member$ ?v ?w))) (l ?l))
    (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_rlc_m})))))
    ?f <- (cand (l ?z))
    =>
@@ -24,8 +24,8 @@
    (declare (salience {s_partial_whip}))
    (logical
       (pw{m} (z ?z) {bind_m})
-      (link (a ?r{m}) (b ?l&{not_labels_m}))
-      (cv (v ?v&{not_vars_m}) (l ?l))
+      (link (a ?r{m}) (b ?l&{not_labels_m}) (via $?w))
+      (cv (v ?v&{not_vars_m}&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&{not_labels_m})))
    (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_rlc_m})))))

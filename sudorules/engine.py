@@ -156,6 +156,8 @@ class Engine:
         self.max_length = 0 if theory == "BRT" else max_length
         self.env = clips.Environment()
         self._recorder: Optional[_Recorder] = None
+        #: optional callable(level) run when a level is switched on (progress, profiling)
+        self.level_hook = None
         self.env.define_function(lambda v, l: self._recorder.single(v, l), "sr-single")
         self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
         self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
@@ -294,6 +296,8 @@ class Engine:
                 status = "timeout"
                 break
             level += 1
+            if self.level_hook is not None:
+                self.level_hook(level)
             env.assert_string(f"(active (level {level}))")
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0
