@@ -473,15 +473,19 @@ static void subsets_visit(grid_ctx *g, cell_set *visited, cells m, int from, cel
 /* Supersets: every puzzle made of m plus cells >= `from` (and with at most max_clues clues) that has
  * no redundant clue; the unique ones that are minimal are counted.  A clue forced by singles stays
  * redundant in every super-puzzle, and a known unavoidable set that m misses must be hit by a cell
- * >= from: both prune. */
+ * >= from, one clue for each of several disjoint ones: all three prune. */
 static void supersets_visit(grid_ctx *g, cells m, int from, int max_clues, int64_t *found) {
-    int missed = 0;
+    int clues = popcount(m), missed = 0;
+    cells used = 0; /* greedy packing of disjoint missed sets: each needs one more clue */
     for (int k = 0; k < g->nsets; k++)
         if (!(g->sets[k] & m)) {
-            if (!(g->sets[k] & AT_LEAST[from])) return;
-            missed = 1;
+            cells reachable = g->sets[k] & AT_LEAST[from];
+            if (!reachable) return;
+            if (!(reachable & used)) {
+                used |= reachable;
+                if (clues + ++missed > max_clues) return;
+            }
         }
-    int clues = popcount(m);
     if (!missed && unique(g, m)) {
         if (unique_is_minimal(g, m, 0)) found[clues]++;
         return;
