@@ -11,6 +11,8 @@ def main() -> None:
 
 # Each command module registers itself on `main` when imported.
 from . import check  # noqa: E402,F401
+from . import solve  # noqa: E402,F401
+from . import rate  # noqa: E402,F401
 from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
 from . import generate  # noqa: E402,F401
