@@ -252,24 +252,62 @@ def parse_grids(lines: Iterable) -> Iterator[np.ndarray]:
     """Complete grids from lines of text (81 digits 1-9, anything after whitespace ignored) or from
     81-value rows; yield each as an (81,) uint8 array.  A line that is not a complete valid grid raises
     ValueError naming the line and the reason; blank lines and ``#`` comments are skipped."""
-    for number, line in enumerate(lines, start=1):
-        if isinstance(line, str):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            head = text.split()[0]
-            if len(head) != 81 or not head.isdigit() or "0" in head:
-                raise ValueError(f"line {number}: not a complete grid (expected 81 digits 1-9)")
-            grid = np.frombuffer(head.encode("ascii"), np.uint8) - ord("0")
-        else:
-            grid = np.asarray(line, dtype=np.int64).reshape(-1)
-            if grid.shape != (81,) or grid.min() < 1 or grid.max() > 9:
-                raise ValueError(f"grid {number}: not a complete grid (expected 81 values 1-9)")
-            grid = grid.astype(np.uint8)
-        reason = _grid_error(grid)
-        if reason:
-            raise ValueError(f"line {number}: {reason}")
-        yield grid
+    for _, chunk in _grid_chunks(lines):
+        yield from chunk
+
+
+def _grid_chunks(lines: Iterable) -> Iterator[tuple[int, np.ndarray]]:
+    """(index of the first grid, (k, 81) uint8 array) chunks of the grids of ``lines``, validated a
+    chunk at a time with numpy (a bad line raises ValueError naming it)."""
+    numbered = enumerate(lines, start=1)
+    first = 0
+    while True:
+        numbers, rows, read = [], [], 0
+        for number, line in itertools.islice(numbered, _GRID_CHUNK):
+            read += 1
+            row = _grid_row(number, line)
+            if row is not None:
+                numbers.append(number)
+                rows.append(row)
+        if not read:
+            return
+        if not rows:
+            continue
+        grids = np.frombuffer(b"".join(rows), np.uint8).reshape(-1, 81) - ord("0")
+        bad = _invalid_rows(grids)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise ValueError(f"line {numbers[k]}: {_grid_error(grids[k])}")
+        yield first, np.ascontiguousarray(grids)
+        first += len(grids)
+
+
+def _grid_row(number: int, line) -> Optional[bytes]:
+    """The 81 ASCII digits of one input item, None for a blank or comment line; ValueError if bad."""
+    if isinstance(line, str):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return None
+        head = text.split()[0]
+        if len(head) != 81 or not head.isdigit() or "0" in head:
+            raise ValueError(f"line {number}: not a complete grid (expected 81 digits 1-9)")
+        return head.encode("ascii")
+    values = np.asarray(line, dtype=np.int64).reshape(-1)
+    if values.shape != (81,) or values.min() < 1 or values.max() > 9:
+        raise ValueError(f"grid {number}: not a complete grid (expected 81 values 1-9)")
+    return (values + ord("0")).astype(np.uint8).tobytes()
+
+
+def _invalid_rows(grids: np.ndarray) -> np.ndarray:
+    """For (k, 81) values 1..9: True where some row, column or block repeats a digit."""
+    bits = np.left_shift(np.uint16(1), grids.astype(np.uint16))
+    g = bits.reshape(-1, 9, 9)
+    boxes = g.reshape(-1, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(-1, 9, 9)
+    full = np.uint16(0x3FE)
+    ok = ((np.bitwise_or.reduce(g, axis=2) == full).all(axis=1)
+          & (np.bitwise_or.reduce(g, axis=1) == full).all(axis=1)
+          & (np.bitwise_or.reduce(boxes, axis=2) == full).all(axis=1))
+    return ~ok
 
 
 def _grid_error(grid: np.ndarray) -> Optional[str]:
@@ -285,22 +323,21 @@ def _grid_error(grid: np.ndarray) -> Optional[str]:
 
 def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
     """(index of the first grid, (k, 81) uint8 array) chunks of the given grids, in order."""
-    if isinstance(grids, np.ndarray):
-        if grids.ndim != 2 or grids.shape[1] != 81:
-            raise ValueError(f"grids must be an (N, 81) array, got shape {grids.shape}")
-        for k, grid in enumerate(grids):
-            if grid.min() < 1 or grid.max() > 9 or _grid_error(np.asarray(grid, np.uint8)):
-                raise ValueError(f"grid {k + 1} is not a complete valid grid")
-        rows: Iterator[np.ndarray] = iter(np.ascontiguousarray(grids, np.uint8))
-    else:
-        rows = parse_grids(grids)
-    first = 0
-    while True:
-        chunk = list(itertools.islice(rows, _GRID_CHUNK))
-        if not chunk:
-            return
-        yield first, np.ascontiguousarray(np.stack(chunk), np.uint8)
-        first += len(chunk)
+    if not isinstance(grids, np.ndarray):
+        yield from _grid_chunks(grids)
+        return
+    if grids.ndim != 2 or grids.shape[1] != 81:
+        raise ValueError(f"grids must be an (N, 81) array, got shape {grids.shape}")
+    grids = np.ascontiguousarray(grids)
+    if grids.size and (grids.min() < 1 or grids.max() > 9):
+        raise ValueError("grids must hold values 1-9 only")
+    grids = grids.astype(np.uint8)
+    bad = _invalid_rows(grids)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"grid {k + 1}: {_grid_error(grids[k])}")
+    for first in range(0, len(grids), _GRID_CHUNK):
+        yield first, grids[first:first + _GRID_CHUNK]
 
 
 def puzzle_strings(puzzles: np.ndarray) -> list[str]:
