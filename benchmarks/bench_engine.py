@@ -1,0 +1,74 @@
+"""Rule-engine speed by published W level, and agreement with SudoRules on the same puzzles.
+
+For each W level, draws ``--per-level`` puzzles of ../shared/oracle/cb-001 (random, ``--seed``), solves
+them with one engine (rules loaded once, loading not timed) and prints the CPU seconds per puzzle
+(median / mean / max), next to SudoRules' own figures measured on this machine, plus the number of
+puzzles whose W rating or counts after BRT / whips[1] differ from the published ones, and the peak
+memory of the process.
+
+    PYTHONPATH=. python benchmarks/bench_engine.py --per-level 10 --levels 0-6 [--knowing-solution]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from sudorules import core
+from sudorules.engine import Engine
+
+ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
+#: SudoRules 20.1 (CLIPS 6.4.3) W runs here, median CPU seconds per puzzle (issue 3 / oracle README)
+SUDORULES_MEDIAN = {0: 0.075, 1: 0.17, 2: 0.37, 3: 0.57, 4: 1.9, 5: 11.0}
+
+
+def _ints(name: str) -> list[int]:
+    return [int(v) for v in (ORACLE / name).read_text().split()]
+
+
+def main() -> None:
+    """Run the benchmark and print one line per level."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-level", type=int, default=10)
+    parser.add_argument("--levels", default="0-6", help="e.g. 0-6")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--theory", default="W")
+    parser.add_argument("--knowing-solution", action="store_true",
+                        help="pass the core's solution to the engine (prunes targets of the solution)")
+    args = parser.parse_args()
+    low, high = (int(x) for x in args.levels.split("-"))
+    lines = [line.split()[0] for line in (ORACLE / "puzzles.txt").read_text().splitlines() if line.strip()]
+    published = _ints("W-ratings.txt")
+    after_brt, after_w1 = _ints("nb-cands-after-BRT.txt"), _ints("nb-cands-after-W1.txt")
+    rng = random.Random(args.seed)
+    engine = Engine(args.theory)
+    print(f"theory {args.theory}, {args.per_level} puzzles per level, seed {args.seed}, "
+          f"knowing solution: {args.knowing_solution}")
+    print("W  n   median   mean     max      SudoRules-median  differences")
+    for level in range(low, high + 1):
+        rows = [i for i, w in enumerate(published) if w == level]
+        sample = sorted(rng.sample(rows, min(args.per_level, len(rows))))
+        seconds, differences = [], 0
+        for i in sample:
+            solution = core.solve(lines[i]) if args.knowing_solution else None
+            start = time.process_time()
+            result = engine.solve(lines[i], solution=solution)
+            seconds.append(time.process_time() - start)
+            if (result.rating != published[i] or result.candidates_after_singles != after_brt[i]
+                    or result.candidates_after_whips1 != after_w1[i]):
+                differences += 1
+                print(f"  line {i + 1}: W {result.rating} (published {published[i]})", file=sys.stderr)
+        reference = SUDORULES_MEDIAN.get(level)
+        print(f"{level}  {len(sample):<3} {statistics.median(seconds):<8.3f} {statistics.mean(seconds):<8.3f} "
+              f"{max(seconds):<8.3f} {reference if reference is not None else '-':<17} {differences}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of the process: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
