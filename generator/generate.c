@@ -196,19 +196,34 @@ static int misses_a_set(const grid_ctx *g, cells m) {
     return 0;
 }
 
+/* Keep the cells where another solution differs from S: an unavoidable set. */
+static void harvest(grid_ctx *g, const uint8_t *other) {
+    cells diff = 0;
+    for (int c = 0; c < 81; c++)
+        if (other[c] != g->grid[c]) diff |= BIT(c);
+    if (diff) add_set(g, diff);
+}
+
 /* 1 when the puzzle m (clues of S) has S as its only solution. */
 static int unique(grid_ctx *g, cells m) {
     if (misses_a_set(g, m)) return 0;
     uint8_t puzzle[81], solution[81];
     to_grid(g, m, puzzle);
     int n = sr_count_solutions(puzzle, 2, solution);
-    if (n >= 2) {
-        cells diff = 0;
-        for (int c = 0; c < 81; c++)
-            if (solution[c] != g->grid[c]) diff |= BIT(c);
-        if (diff) add_set(g, diff);
-    }
+    if (n >= 2) harvest(g, solution);
     return n == 1;
+}
+
+/* For m known unique: 1 when m without clue c is still unique, i.e. has no solution with another
+ * digit in c (the core's cheaper excluding count; the other solution it finds is harvested). */
+static int unique_without(grid_ctx *g, cells m, int c) {
+    cells without = m & ~BIT(c);
+    if (misses_a_set(g, without)) return 0;
+    uint8_t puzzle[81], other[81];
+    to_grid(g, without, puzzle);
+    if (!sr_count_excluding(puzzle, c, g->grid[c], 1, other)) return 1;
+    harvest(g, other);
+    return 0;
 }
 
 /* Clue c of m is forced by a naked or hidden single from the other clues of m. */
@@ -241,10 +256,8 @@ static int unique_is_minimal(grid_ctx *g, cells m, cells necessary) {
     for (cells rest = m; rest; rest &= rest - 1)
         if (implied(g, m, lowest(rest))) return 0;
     necessary |= necessary_by_sets(g, m);
-    for (cells rest = m & ~necessary; rest; rest &= rest - 1) {
-        int c = lowest(rest);
-        if (unique(g, m & ~BIT(c))) return 0;
-    }
+    for (cells rest = m & ~necessary; rest; rest &= rest - 1)
+        if (unique_without(g, m, lowest(rest))) return 0;
     return 1;
 }
 
@@ -257,8 +270,7 @@ static cells reduce_to_minimal(sr_rng *rng, grid_ctx *g, cells m) {
     for (int i = 0; i < 81; i++) {
         int c = order[i];
         if (!((m >> c) & 1)) continue;
-        cells without = m & ~BIT(c);
-        if (implied(g, m, c) || unique(g, without)) m = without;
+        if (implied(g, m, c) || unique_without(g, m, c)) m &= ~BIT(c);
     }
     return m;
 }
@@ -459,7 +471,7 @@ static void subsets_visit(grid_ctx *g, cell_set *visited, cells m, int from, cel
     int children[81], nchildren = 0;
     for (cells rest = m & AT_LEAST[from] & ~necessary; rest; rest &= rest - 1) {
         int c = lowest(rest);
-        if (implied(g, m, c) || unique(g, m & ~BIT(c))) children[nchildren++] = c;
+        if (implied(g, m, c) || unique_without(g, m, c)) children[nchildren++] = c;
         else necessary |= BIT(c);
     }
     for (int k = 0; k < nchildren; k++)
