@@ -38,7 +38,8 @@ SUDORULES_MEDIAN = {0: 0.075, 1: 0.17, 2: 0.37, 3: 0.57, 4: 1.9, 5: 11.0}
 COLUMNS = ["line", "W", "B", "status_W", "status_B", "brt", "w1", "seconds_W", "seconds_B", "max_rss_mb"]
 
 
-def _worker(ratings, time_limit):
+def _worker(ratings, time_limit, use_solution):
+    from sudorules import core
     from sudorules.engine import Engine
 
     engines = {name: Engine(theory=name) for name in ratings}
@@ -49,7 +50,9 @@ def _worker(ratings, time_limit):
         row = {"line": line}
         for name, engine in engines.items():
             started = time.process_time()
-            resolution = engine.solve(puzzle, time_limit=time_limit)
+            # As `sudorules rate` does: the core's uniqueness check, whose solution prunes the search.
+            solution = core.solve(puzzle) if use_solution else None
+            resolution = engine.solve(puzzle, time_limit=time_limit, solution=solution)
             row[name] = "" if resolution.rating is None else resolution.rating
             row[f"status_{name}"] = resolution.status
             row[f"seconds_{name}"] = f"{time.process_time() - started:.4f}"
@@ -95,6 +98,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=cpu_count())
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--results", default=None, help="per-puzzle CSV, appended and resumed")
+    parser.add_argument("--no-solution", action="store_true",
+                        help="do not give the engine the core's solution (no pruning of true candidates)")
     args = parser.parse_args()
     ratings = tuple(args.rating.split(","))
 
@@ -114,7 +119,7 @@ def main() -> None:
         writer = csv.DictWriter(handle, COLUMNS, extrasaction="ignore")
         if new_file:
             writer.writeheader()
-        pool = OrderedPool(_worker, (ratings, args.time_limit), args.jobs, _failure)
+        pool = OrderedPool(_worker, (ratings, args.time_limit, not args.no_solution), args.jobs, _failure)
         for count, row in enumerate(pool.imap(enumerate(todo)), start=1):
             writer.writerow(row)
             handle.flush()

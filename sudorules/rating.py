@@ -70,14 +70,15 @@ class Rater:
             return failed_row(record.text.strip(), None, self.ratings, "invalid",
                               f"line {record.line}: {record.error}")
         puzzle = record.puzzle
-        reason, _ = uniqueness_problem(puzzle)
+        reason, solution = uniqueness_problem(puzzle)
         if reason is not None:
             return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", reason,
                               time.perf_counter() - started)
         row = RatingRow(str(puzzle), puzzle.clues)
         statuses = []
         for name, engine in self.engines.items():
-            resolution = engine.solve(puzzle, time_limit=self.time_limit)
+            # The known unique solution only prunes work (no partial chain on a true candidate).
+            resolution = engine.solve(puzzle, time_limit=self.time_limit, solution=solution)
             row.ratings[name] = resolution.rating
             statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")
         row.status = max(statuses, key=STATUSES.index)

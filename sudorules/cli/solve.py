@@ -51,7 +51,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: float | None, v
             continue
         if engine is None:
             engine = Engine(theory=theory, max_length=max_length)
-        resolution = engine.solve(record.puzzle, time_limit=time_limit)
+        resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
         sys.stdout.write(format_path(resolution, record.puzzle))
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
