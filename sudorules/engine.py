@@ -80,6 +80,13 @@ _INIT_FUNCTION = """
    (foreach ?v (create$ %s) (assert (csp-var (v ?v)))))
 """ % " ".join(map(str, ALL_VARIABLE_IDS))
 
+_LABELS_FUNCTION = """
+(deffunction sr-labels ()
+   (bind ?out (create$))
+   (do-for-all-facts ((?f cand)) TRUE (bind ?out (create$ ?out ?f:l)))
+   ?out)
+"""
+
 _CLEAN_FUNCTION = """
 (deffunction sr-clean ()
    (do-for-all-facts ((?f csp-var)) TRUE (retract ?f))
@@ -168,8 +175,8 @@ class Engine:
         self._load(rulegen.program(theory, self.max_length))
         self.env.build(_INIT_FUNCTION)
         self.env.build(_CLEAN_FUNCTION)
+        self.env.build(_LABELS_FUNCTION)
         self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
-        self._cand_template = self.env.find_template("cand")
 
     def _load(self, text: str) -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".clp", delete=False, encoding="utf-8") as handle:
@@ -181,8 +188,12 @@ class Engine:
             os.unlink(path)
 
     def current_labels(self) -> list[int]:
-        """The labels of the current candidates."""
-        return [fact["l"] for fact in self._cand_template.facts()]
+        """The labels of the current candidates.
+
+        Read through a CLIPS function returning a multifield: iterating clipspy Fact objects keeps
+        retracted facts alive in CLIPS and makes every later puzzle slower.
+        """
+        return [int(x) for x in self.env.eval("(sr-labels)")]
 
     def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
         """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
