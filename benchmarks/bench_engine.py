@@ -23,8 +23,10 @@ from sudorules import core
 from sudorules.engine import Engine
 
 ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
-#: SudoRules 20.1 (CLIPS 6.4.3) W runs here, median CPU seconds per puzzle (issue 3 / oracle README)
+#: SudoRules 20.1 (CLIPS 6.4.3) W runs here, median seconds per puzzle: the issue's figures, and the
+#: CPU-second medians of the 127-puzzle SudoRules sample (../shared/oracle/cb-001-sudorules/README.md)
 SUDORULES_MEDIAN = {0: 0.075, 1: 0.17, 2: 0.37, 3: 0.57, 4: 1.9, 5: 11.0}
+SUDORULES_SAMPLE_MEDIAN = {0: 0.11, 1: 0.16, 2: 0.24, 3: 0.43, 4: 1.12, 5: 3.48, 6: 7.87, 7: 13.75}
 
 
 def _ints(name: str) -> list[int]:
@@ -49,7 +51,7 @@ def main() -> None:
     engine = Engine(args.theory)
     print(f"theory {args.theory}, {args.per_level} puzzles per level, seed {args.seed}, "
           f"knowing solution: {args.knowing_solution}")
-    print("W  n   median   mean     max      SudoRules-median  differences")
+    print("W  n   median   mean     max      SudoRules(issue)  SudoRules(sample)  differences")
     for level in range(low, high + 1):
         rows = [i for i, w in enumerate(published) if w == level]
         sample = sorted(rng.sample(rows, min(args.per_level, len(rows))))
@@ -63,9 +65,9 @@ def main() -> None:
                     or result.candidates_after_whips1 != after_w1[i]):
                 differences += 1
                 print(f"  line {i + 1}: W {result.rating} (published {published[i]})", file=sys.stderr)
-        reference = SUDORULES_MEDIAN.get(level)
+        issue, sample_median = SUDORULES_MEDIAN.get(level, "-"), SUDORULES_SAMPLE_MEDIAN.get(level, "-")
         print(f"{level}  {len(sample):<3} {statistics.median(seconds):<8.3f} {statistics.mean(seconds):<8.3f} "
-              f"{max(seconds):<8.3f} {reference if reference is not None else '-':<17} {differences}")
+              f"{max(seconds):<8.3f} {issue:<17} {sample_median:<18} {differences}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of the process: {peak:.0f} MiB")
 
