@@ -5,11 +5,14 @@
 
 ;;; whip[n]: a variable V (not yet used) with a candidate L linked to the last rlc, whose
 ;;; every candidate other than L is linked to Z or to some rlc.  Then Z is eliminated.
+;;; Only "L is no earlier llc" is tested: Z and the rlcs are compatible with the last rlc, so
+;;; L (linked to it) is none of them; a used variable, or one sharing the last rlc (via), holds
+;;; a compatible rlc other than L, so it can never pass the test.
 (defrule whip-{n}
    (declare (salience {s_whip}))
    (pw{m} (z ?z) {bind_m})
-   (link (a ?r{m}) (b ?l&{not_labels_m}) (via $?w))
-   (cv (v ?v&{not_vars_m}&:(not (member$ ?v ?w))) (l ?l))
+   (link (a ?r{m}) (b ?l&{not_llcs_m}) (via $?w))
+   (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
    (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_rlc_m})))))
    ?f <- (cand (l ?z))
    =>
@@ -24,8 +27,8 @@
    (declare (salience {s_partial_whip}))
    (logical
       (pw{m} (z ?z) {bind_m})
-      (link (a ?r{m}) (b ?l&{not_labels_m}) (via $?w))
-      (cv (v ?v&{not_vars_m}&:(not (member$ ?v ?w))) (l ?l))
+      (link (a ?r{m}) (b ?l&{not_llcs_m}) (via $?w))
+      (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&{not_labels_m})))
    (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_rlc_m})))))

@@ -70,7 +70,7 @@ def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:
         "s_partial_whip": sal.get(f"partial-whip-{n}", 0),
         "bind_m": " ".join(f"(v{i} ?v{i}) (l{i} ?l{i}) (r{i} ?r{i})" for i in range(1, m + 1)),
         "not_labels_m": "&".join("~" + x for x in labels),
-        "not_vars_m": "&".join(f"~?v{i}" for i in range(1, m + 1)),
+        "not_llcs_m": "&".join(f"~?l{i}" for i in range(1, m + 1)),
         "any_rlc_m": "|".join(f"?r{i}" for i in range(1, m + 1)),
         "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
         "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
