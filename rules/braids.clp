@@ -5,12 +5,13 @@
 ;;; deduplicated on the set of rlcs; the order of a braid is rebuilt when it is recorded.
 
 ;;; braid[n]: a variable V with a candidate L linked to Z or to an rlc, whose every candidate is
-;;; linked to Z or to some rlc.  Then Z is eliminated.
+;;; linked to Z or to some rlc.  Then Z is eliminated.  V never shares a variable with its anchor
+;;; (via): such a V holds the anchor, which is compatible.
 (defrule braid-{n}-{j}
    (declare (salience {s_braid}))
    (pb{m} (z ?z) {bind_s})
-   (link (a ?{j}) (b ?l))
-   (cv (v ?v) (l ?l))
+   (link (a ?{j}) (b ?l) (via $?w))
+   (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
    (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_s})))))
    ?f <- (cand (l ?z))
    =>
@@ -24,8 +25,8 @@
    (declare (salience {s_partial_braid}))
    (logical
       (pb{m} (z ?z) {bind_s})
-      (link (a ?{j}) (b ?l))
-      (cv (v ?v) (l ?l))
+      (link (a ?{j}) (b ?l) (via $?w))
+      (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&~?z&{not_s})))
    (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_s})))))
