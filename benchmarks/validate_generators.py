@@ -11,7 +11,7 @@ relative errors against the post's ten-minute subsets figures.
     PYTHONPATH=. python benchmarks/validate_generators.py --bottom-up 100000 --top-down 100000 \\
         --controlled-bias 2000 --count-minutes 10 --jobs 2
 
-Controlled-bias puzzles are appended to ``--cb-out FILE`` as they come (lines ``puzzle tries weight
+Controlled-bias puzzles are written to ``--cb-out FILE`` as they come (lines ``puzzle tries weight
 cpu_seconds``: the grid's sampling weight, the run's CPU time so far), so a long run can be stopped
 and its file read back with ``--cb-file FILE`` (a file of ``sudorules generate`` works too, without
 weights and speed).  The grid sampler is not uniform (generator/core.c); the weights give the
@@ -134,7 +134,7 @@ def report_weighted(clues: np.ndarray, tries: np.ndarray, weights: np.ndarray) -
 def generate_cb(n: int, seed: int, jobs: int, out: str) -> None:
     """Controlled-bias puzzles with weights, appended to ``out`` as they come, with the CPU time."""
     cpu0 = time.process_time()
-    with open(out, "a", encoding="utf-8") as stream:
+    with open(out, "w", encoding="utf-8") as stream:
         for batch in iter_generate("controlled-bias", n, seed, jobs=jobs, weights=True):
             cpu = time.process_time() - cpu0
             for line, tries, weight in zip(puzzle_strings(batch.puzzles), batch.tries, batch.weights):
@@ -185,7 +185,7 @@ def main() -> None:
     parser.add_argument("--controlled-bias", type=int, default=20)
     parser.add_argument("--cb-file", help="read controlled-bias puzzles (puzzle tries [weight cpu]) from here")
     parser.add_argument("--cb-out", default="cb-validation.txt",
-                        help="append the controlled-bias puzzles generated here (default %(default)s)")
+                        help="write the controlled-bias puzzles generated here (default %(default)s)")
     parser.add_argument("--count-minutes", type=float, default=1.0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
