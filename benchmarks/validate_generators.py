@@ -132,7 +132,7 @@ def report_weighted(clues: np.ndarray, tries: np.ndarray, weights: np.ndarray) -
 
 
 def generate_cb(n: int, seed: int, jobs: int, out: str) -> None:
-    """Controlled-bias puzzles with weights, appended to ``out`` as they come, with the CPU time."""
+    """Controlled-bias puzzles with weights, written to ``out`` as they come, with the CPU time."""
     cpu0 = time.process_time()
     with open(out, "w", encoding="utf-8") as stream:
         for batch in iter_generate("controlled-bias", n, seed, jobs=jobs, weights=True):
