@@ -249,7 +249,9 @@ static int propagate(state *s)
                 uint32_t bit = singles & (0u - singles);
                 singles &= singles - 1;
                 int d = 0;
-                while (!(c[d] & bit)) ++d;
+                /* An earlier single of this band may have removed this cell's last candidate. */
+                while (d < 9 && !(c[d] & bit)) ++d;
+                if (d == 9) return 0;
                 NARROW(9 * b + d, ~PEERS[lowest_bit(bit)]);
                 for (int e = 0; e < 9; ++e)
                     if (e != d) NARROW(9 * b + e, ~bit);

@@ -322,3 +322,11 @@ def test_mutated_published_puzzles_agree_with_the_reference(cb_grids, index, cha
     assert count == expected
     if count == 1:
         assert solution.to_list() == first
+
+
+def test_a_single_emptied_by_an_earlier_single_of_its_band_is_a_contradiction_not_a_crash():
+    # Regression: placing one naked single removed the only candidate of another single's cell in
+    # the same band; the digit search then read past the band's nine candidate masks.
+    text = "982040030000210009106839000000005000000480700820100064000300075030000200000600340"
+    expected = reference_count([int(c) for c in text])[0]
+    assert core.count_solutions(text) == expected
