@@ -135,3 +135,18 @@ def test_dask_cluster_gives_the_local_output(cb001, tmp_path):
                                   dashboard_address=None) as cluster:
         rate_file(str(source), str(remote), ("W",), progress=False, scheduler=cluster.scheduler_address)
     assert _without_seconds(_rows(remote)) == _without_seconds(_rows(local))
+
+
+def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on(cb001, tmp_path):
+    ratings = [int(v) for v in (cb001 / "W-ratings.txt").read_text().split()]
+    lines = (cb001 / "puzzles.txt").read_text().splitlines()
+    hardest = lines[max(range(len(ratings)), key=ratings.__getitem__)].split()[0]
+    easy = _published(cb001, 0, 1)[0][0]
+    source = tmp_path / "in.txt"
+    source.write_text(f"{hardest}\n{easy}\n")
+    out = tmp_path / "out.csv"
+    rate_file(str(source), str(out), ("W",), jobs=1, memory_limit=600 * 2**20, progress=False)
+    rows = _rows(out)[1:]
+    assert [r[0] for r in rows] == [hardest, easy]
+    assert rows[0][3] == "memory" and rows[0][2] == ""
+    assert rows[1][3] == "solved" and rows[1][2] == "0"
