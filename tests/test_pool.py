@@ -31,7 +31,10 @@ def test_results_come_in_task_order_from_several_workers():
     pool = OrderedPool(_factory, (100,), jobs=2, on_failure=_failure)
     results = list(pool.imap(enumerate(range(50))))
     assert [r[0] for r in results] == [100 + i for i in range(50)]
-    assert len({r[1] for r in results}) == 2  # both workers took part, each built its state once
+    pids = [r[1] for r in results]
+    # At most two processes, each handling many tasks with the state it built once at start.
+    assert 1 <= len(set(pids)) <= 2 and all(pids.count(pid) > 1 for pid in set(pids))
+    assert os.getpid() not in pids
 
 
 def test_failures_are_recorded_and_the_batch_goes_on():
