@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from .pool import OrderedPool, cpu_count
-from .rating import RatingRow, Rater, failed_row, header
+from .rating import RatingRow, Rater, header, record_failed_row
 from .reader import PuzzleRecord, read_puzzle_file
 
 
@@ -80,10 +80,9 @@ def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",
     ratings = tuple(ratings)
 
     def on_failure(record: PuzzleRecord, kind: str, detail: str) -> RatingRow:
-        puzzle = record.puzzle
         status = kind if kind in ("timeout", "memory") else "crashed"
-        return failed_row(str(puzzle), puzzle.clues if puzzle else None, ratings, status, detail,
-                          (time_limit or 0.0) if kind == "timeout" else 0.0)
+        return record_failed_row(record, ratings, status, detail,
+                                 (time_limit or 0.0) if kind == "timeout" else 0.0)
 
     # The hard limit is a backstop: the engine stops itself at time_limit and reports "timeout".
     hard_limit = None if time_limit is None else 2 * time_limit + 10

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Optional, Sequence
 
-from .rating import Rater, RatingRow, failed_row
+from .rating import Rater, RatingRow, record_failed_row
 from .reader import PuzzleRecord
 
 _RATERS: dict[tuple, Rater] = {}  # per worker process: (ratings, max_length, time_limit) -> Rater
@@ -74,9 +74,7 @@ def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, rat
             try:
                 rows = future.result()
             except KilledWorker as error:
-                rows = [failed_row(str(r.puzzle) if r.puzzle else r.text.strip(),
-                                   r.puzzle.clues if r.puzzle else None, ratings, "crashed", str(error))
-                        for r in chunk]
+                rows = [record_failed_row(record, ratings, "crashed", str(error)) for record in chunk]
             yield from rows
     finally:
         if isinstance(scheduler, str):

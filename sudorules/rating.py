@@ -49,6 +49,14 @@ def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], s
     return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error)
 
 
+def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str, error: str = "",
+                      seconds: float = 0.0) -> RatingRow:
+    """A failed row for an input record: its puzzle (or raw text when it did not parse) and clues."""
+    puzzle = record.puzzle
+    text = str(puzzle) if puzzle is not None else record.text.strip()
+    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds)
+
+
 class Rater:
     """Rates puzzles with a fixed set of ratings; loads each theory's rules once."""
 
