@@ -24,12 +24,24 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 WorkerFactory = Callable[..., Callable[[Any], Any]]
 
 
+def _address_space() -> int:
+    """This process's current virtual memory size in bytes (0 where /proc is absent)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 0
+
+
 def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, memory_limit: Optional[int]) -> None:
+    handle = factory(*init_args)
     if memory_limit:
+        # The limit is on growth past the loaded state: a forked worker starts with its parent's
+        # address space, which has nothing to do with what one task needs.
         import resource
 
-        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
-    handle = factory(*init_args)
+        cap = _address_space() + memory_limit
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     conn.send(("ready", None))
     while True:
         task = conn.recv()

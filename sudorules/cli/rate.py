@@ -29,7 +29,7 @@ def _ratings(_ctx, _param, value: str) -> tuple[str, ...]:
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
               help="Seconds per puzzle and rating; past it the row gets status timeout.")
 @click.option("--memory-limit", type=click.IntRange(min=64), default=None,
-              help="MiB of address space per worker; a worker that exceeds it is replaced (status memory).")
+              help="MiB a worker may grow by past its loaded rules; a worker that exceeds it is replaced (status memory).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Rate on this dask.distributed cluster instead of local worker processes.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
