@@ -9,27 +9,28 @@
 ;;; (via): such a V holds the anchor, which is compatible.
 (defrule braid-{n}-{j}
    (declare (salience {s_braid}))
-   (pb{m} (z ?z) {bind_s})
+   (pb{m} (z ?z) {bind_s} (inc $?inc))
    (link (a ?{j}) (b ?l) (via $?w))
    (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
-   (not (and (cv (v ?v) (l ?x&~?l)) (not (link (a ?x) (b ?z|{any_s})))))
+   (not (cv (v ?v) (l ?x&~?l&:(not (member$ ?x ?inc)))))
    ?f <- (cand (l ?z))
    =>
    (sr-braid {n} ?z ?v ?l {list_s})
    (retract ?f))
 
 ;;; partial-braid[n], built at level n+1 just below braid[n+1]: V keeps exactly one candidate R
-;;; unlinked to Z and to the rlcs.  The fact is keyed by the set of rlcs; re-deriving it only adds
-;;; logical support, so it lives as long as one of its derivations does.
+;;; unlinked to Z and to the rlcs (not in the inc list).  The fact is keyed by the set of rlcs, and
+;;; its inc list is built in the sorted order of that set (sr-inc), so re-deriving it only adds
+;;; logical support: it lives as long as one of its derivations does.
 (defrule partial-braid-{n}-{j}
    (declare (salience {s_partial_braid}))
    (logical
-      (pb{m} (z ?z) {bind_s})
+      (pb{m} (z ?z) {bind_s} (inc $?inc))
       (link (a ?{j}) (b ?l) (via $?w))
       (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))
-      (cv (v ?v) (l ?r&~?l&~?z&{not_s})))
-   (not (and (cv (v ?v) (l ?x&~?l&~?r)) (not (link (a ?x) (b ?z|{any_s})))))
+      (cv (v ?v) (l ?r&~?l&~?z&{not_s}&:(not (member$ ?r ?inc)))))
+   (not (cv (v ?v) (l ?x&~?l&~?r&:(not (member$ ?x ?inc)))))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))
-   (assert (pb{n} (z ?z) {assert_s})))
+   (assert (pb{n} (z ?z) {assert_s} (inc (sr-inc ?z ?s)))))

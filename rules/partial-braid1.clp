@@ -2,6 +2,6 @@
 
 (defrule partial-braid-1
    (declare (salience ?*s-partial-braid-1*))
-   (logical (pw1 (z ?z) (r1 ?r1)) (active (level 3)))
+   (logical (pw1 (z ?z) (r1 ?r1) (inc $?inc)) (active (level 3)))
    =>
-   (assert (pb1 (z ?z) (s1 ?r1))))
+   (assert (pb1 (z ?z) (s1 ?r1) (inc ?inc))))

@@ -24,6 +24,9 @@
 (deftemplate blocked         ; a blockable multi-target pattern being completed (SPEC §7.4)
    (slot rule) (multislot pattern))
 
+(deftemplate nb              ; the candidates linked to candidate l when chains start (level 2);
+   (slot l) (multislot ls))  ; a snapshot: candidates only disappear, so it stays a superset
+
 (deftemplate true-label      ; optional: a label of the known solution (never a whip target)
    (slot l))
 

@@ -94,7 +94,8 @@ _CLEAN_FUNCTION = """
    (do-for-all-facts ((?f done)) TRUE (retract ?f))
    (do-for-all-facts ((?f active)) TRUE (retract ?f))
    (do-for-all-facts ((?f blocked)) TRUE (retract ?f))
-   (do-for-all-facts ((?f true-label)) TRUE (retract ?f)))
+   (do-for-all-facts ((?f true-label)) TRUE (retract ?f))
+   (do-for-all-facts ((?f nb)) TRUE (retract ?f)))
 """
 
 
@@ -195,6 +196,28 @@ class Engine:
         """
         return [int(x) for x in self.env.eval("(sr-labels)")]
 
+    def _assert_neighbours(self) -> None:
+        """The neighbour table of the current candidates, made when chains start (level 2).
+
+        For every current label, the current labels linked to it: kept in CLIPS globals for the
+        right-hand sides (``sr-nb``) and as ``nb`` facts for the left-hand sides.  Candidates only
+        disappear, so this snapshot stays a superset of the current links.
+        """
+        current = sorted(self.current_labels())
+        present = set(current)
+        flat: list[int] = []
+        start = [1] * 999
+        end = [0] * 999
+        for lab in current:
+            start[lab - 1] = len(flat) + 1
+            flat.extend(sorted(LINKS[lab] & present))
+            end[lab - 1] = len(flat)
+        # Values go through clipspy directly: parsing them as text would cost ~30 ms per puzzle.
+        self.env.find_global("nb-flat").value = flat
+        self.env.find_global("nb-from").value = start
+        self.env.find_global("nb-to").value = end
+        self.env.find_function("sr-neighbours")(current)
+
     def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
         """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
 
@@ -273,8 +296,7 @@ class Engine:
             digits = [int(d) for d in solution]
             true_labels = [100 * digits[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1
                            for cell in range(81) if not givens[cell]]
-        env.eval(f"(sr-init (create$ {' '.join(map(str, cands))}) (create$ {' '.join(map(str, done))})"
-                 f" (create$ {' '.join(map(str, true_labels))}))")
+        env.find_function("sr-init")(cands, done, true_labels)
         n_givens = sum(1 for d in givens if d)
 
         level = 0
@@ -309,6 +331,8 @@ class Engine:
             level += 1
             if self.level_hook is not None:
                 self.level_hook(level)
+            if level == 2:
+                self._assert_neighbours()
             env.assert_string(f"(active (level {level}))")
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0

@@ -52,12 +52,12 @@ def _template(name: str) -> str:
 
 def _pw_template(k: int) -> str:
     slots = " ".join(f"(slot v{i}) (slot l{i}) (slot r{i})" for i in range(1, k + 1))
-    return f"(deftemplate pw{k} (slot z) {slots})\n"
+    return f"(deftemplate pw{k} (slot z) {slots} (multislot inc))\n"
 
 
 def _pb_template(k: int) -> str:
     slots = " ".join(f"(slot s{i})" for i in range(1, k + 1))
-    return f"(deftemplate pb{k} (slot z) {slots})\n"
+    return f"(deftemplate pb{k} (slot z) {slots} (multislot inc))\n"
 
 
 def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from sudorules import core, parse_puzzle
 from sudorules.checker import replay
-from sudorules.engine import Engine, label_variables, variable_of_id
+from sudorules.engine import Engine, candidate_of_label, label_variables, variable_of_id
 from sudorules.rulegen import salience_order
 
 COUNT_SAMPLE = 200  # puzzles checked for the BRT / whip[1] counts (every 70th line)
@@ -98,6 +98,34 @@ def test_known_solution_gives_the_same_path(cb001, w_engine):
     plain = w_engine.solve(text)
     pruned = w_engine.solve(text, solution=core.solve(text))
     assert [s.text() for s in plain.steps] == [s.text() for s in pruned.steps]
+
+
+def test_partial_chains_carry_exactly_their_incompatible_candidates(cb001):
+    """Each partial whip / braid lists, in its inc slot, candidates linked to its target or an rlc,
+    and among the current candidates it misses none of them (checked with Candidate.is_linked)."""
+    text = _lines(cb001)[3885 - 1]  # published W = 5, B = 4
+    engine = Engine("B", max_length=4)
+    seen = []
+
+    def inspect(level):
+        if level != 4:
+            return
+        current = [candidate_of_label(lab) for lab in engine.current_labels()]
+        for fact in engine.env.facts():
+            name = fact.template.name
+            if not re.fullmatch(r"p[wb]\d+", name):
+                continue
+            k = int(name[2:])
+            anchors = [fact["z"]] + [fact[("r" if name[1] == "w" else "s") + str(i)] for i in range(1, k + 1)]
+            anchors = [candidate_of_label(lab) for lab in anchors]
+            listed = {candidate_of_label(lab) for lab in fact["inc"]}
+            assert all(any(c.is_linked(a) for a in anchors) for c in listed), name
+            assert listed >= {c for c in current if any(c.is_linked(a) for a in anchors)}, name
+            seen.append(name)
+
+    engine.level_hook = inspect
+    assert engine.solve(text).rating == 4
+    assert {"pw1", "pw2", "pb1", "pb2"} <= set(seen)
 
 
 def test_b_rating_beats_w_where_published(cb001):
