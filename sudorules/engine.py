@@ -173,7 +173,9 @@ class Engine:
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
         self.env.add_router(_QuietRunLimit())
-        self._load(rulegen.program(theory, self.max_length))
+        self._load(rulegen.base_program(theory, self.max_length))
+        #: the highest level whose rules are built; later levels are built when first reached
+        self.levels_loaded = 1
         self.env.build(_INIT_FUNCTION)
         self.env.build(_CLEAN_FUNCTION)
         self.env.build(_LABELS_FUNCTION)
@@ -331,6 +333,9 @@ class Engine:
             level += 1
             if self.level_hook is not None:
                 self.level_hook(level)
+            if level > self.levels_loaded:
+                self._load(rulegen.level_rules(self.theory, level, self.max_length))
+                self.levels_loaded = level
             if level == 2:
                 self._assert_neighbours()
             env.assert_string(f"(active (level {level}))")

@@ -147,14 +147,18 @@ def subset_rules(p: int, family: str, sal: dict[str, int]) -> str:
     return _template("subsets.clp").format(**fields)
 
 
-def program(theory: str, max_length: int) -> str:
-    """The whole CLIPS text of ``theory`` with chains up to ``max_length``."""
+def _check(theory: str, max_length: int) -> int:
     if theory not in THEORIES:
         raise ValueError(f"unknown theory {theory!r}: expected one of {', '.join(THEORIES)}")
     if theory != "BRT" and max_length < 1:
         raise ValueError("max_length must be at least 1")
-    if theory == "BRT":
-        max_length = 0
+    return 0 if theory == "BRT" else max_length
+
+
+def base_program(theory: str, max_length: int) -> str:
+    """The CLIPS text of ``theory`` without the rules generated per length (see :func:`level_rules`):
+    saliences, templates, ECP, Singles, whip[1], links, partial-whip[1] and whip[2]'s blocked part."""
+    max_length = _check(theory, max_length)
     sal = saliences(theory, max_length)
     parts = ["(defglobal " + " ".join(f"?*s-{name}* = {value}" for name, value in sal.items()) + ")\n"]
     parts += [_read(name) for name in BASE_FILES]
@@ -170,15 +174,34 @@ def program(theory: str, max_length: int) -> str:
         parts.append(_read("whip2-blocked.clp"))
     if theory == "SW":
         parts.append(_read("subset-spaces.clp"))
-        for p in range(2, min(4, max_length) + 1):
-            parts += [subset_rules(p, family, sal) for family in ("naked", "hidden", "fish")]
-    for n in range(2, max_length + 1):
-        parts.append(whip_rules(n, sal, max_length))
-    if theory == "B":
-        if max_length >= 3:
-            parts.append(_read("partial-braid1.clp"))
-        for n in range(3, max_length + 1):
-            parts.append(braid_rules(n, sal))
-        for n in range(2, max_length):
-            parts.append(partial_braid_rules(n, sal))
     return "\n".join(parts)
+
+
+def level_rules(theory: str, n: int, max_length: int) -> str:
+    """The rules first needed when level ``n`` (2 <= n <= max_length) is switched on: Subsets of size
+    n (SW), whip[n] and partial-whip[n], braid[n] and partial-braid[n-1] (B).
+
+    Every one of them waits for facts or an ``(active (level n))`` that exist only from level n on,
+    so loading them then, rather than with the base, changes no firing; it spares every puzzle the
+    matching cost of hundreds of rules for lengths it never reaches."""
+    max_length = _check(theory, max_length)
+    if not 2 <= n <= max_length:
+        raise ValueError(f"no level {n} rules in {theory} with max_length {max_length}")
+    sal = saliences(theory, max_length)
+    parts = []
+    if theory == "SW" and n <= 4:
+        parts += [subset_rules(n, family, sal) for family in ("naked", "hidden", "fish")]
+    parts.append(whip_rules(n, sal, max_length))
+    if theory == "B" and n >= 3:
+        if n == 3:
+            parts.append(_read("partial-braid1.clp"))
+        parts.append(braid_rules(n, sal))
+        parts.append(partial_braid_rules(n - 1, sal))
+    return "\n".join(parts)
+
+
+def program(theory: str, max_length: int) -> str:
+    """The whole CLIPS text of ``theory`` with chains up to ``max_length`` (base and every level)."""
+    max_length = _check(theory, max_length)
+    return "\n".join([base_program(theory, max_length)]
+                     + [level_rules(theory, n, max_length) for n in range(2, max_length + 1)])

@@ -128,6 +128,16 @@ def test_partial_chains_carry_exactly_their_incompatible_candidates(cb001):
     assert {"pw1", "pw2", "pb1", "pb2"} <= set(seen)
 
 
+def test_rules_of_a_level_are_built_when_first_reached(cb001):
+    lines, published_w = _lines(cb001), _ints(cb001, "W-ratings.txt")
+    engine = Engine("W")
+    easy = lines[published_w.index(0)]
+    assert engine.solve(easy).rating == 0 and engine.levels_loaded == 1
+    hard = lines[3885 - 1]  # published W = 5
+    assert engine.solve(hard).rating == 5 and engine.levels_loaded == 5
+    assert engine.solve(easy).rating == 0 and engine.levels_loaded == 5
+
+
 def test_b_rating_beats_w_where_published(cb001):
     lines, published_b = _lines(cb001), _ints(cb001, "B-ratings.txt")
     line = 3885  # published W = 5, B = 4 (SudoRules B run: 8.9 s)
