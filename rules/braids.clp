@@ -20,17 +20,22 @@
 
 ;;; partial-braid[n], built at level n+1 just below braid[n+1]: V keeps exactly one candidate R
 ;;; unlinked to Z and to the rlcs (not in the inc list).  The fact is keyed by the set of rlcs, and
-;;; its inc list is built in the sorted order of that set (sr-inc), so re-deriving it only adds
+;;; its inc list is the neighbour lists of Z and of the rlcs in sorted order (lens: their lengths,
+;;; to insert R's list at its rank), so it depends on the set only and re-deriving it only adds
 ;;; logical support: it lives as long as one of its derivations does.
 (defrule partial-braid-{n}-{j}
    (declare (salience {s_partial_braid}))
    (logical
-      (pb{m} (z ?z) {bind_s} (inc $?inc))
+      (pb{m} (z ?z) {bind_s} (inc $?inc) (lens $?lens))
       (link (a ?{j}) (b ?l) (via $?w))
       (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))
       (cv (v ?v) (l ?r&~?l&~?z&{not_s}&:(not (member$ ?r ?inc)))))
    (not (cv (v ?v) (l ?x&~?l&~?r&:(not (member$ ?x ?inc)))))
+   (nb (l ?r) (ls $?nr))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))
-   (assert (pb{n} (z ?z) {assert_s} (inc (sr-inc ?z ?s)))))
+   (bind ?i (member$ ?r ?s))                              ; R's rank in the new set
+   (bind ?at (+ 1 0 0 (expand$ (subseq$ ?lens 1 ?i))))   ; where R's block goes in inc
+   (assert (pb{n} (z ?z) {assert_s} (inc (insert$ ?inc ?at ?nr))
+                  (lens (insert$ ?lens (+ ?i 1) (length$ ?nr))))))

@@ -22,19 +22,7 @@
    =>
    (assert (link (a ?a) (b ?b) (via (shared-variables ?a ?b)))))
 
-;;; The neighbour table: for each current candidate, the current candidates linked to it, set by the
-;;; driver when level 2 starts (a snapshot: candidates only disappear, so it stays a superset of the
-;;; current links).  Partial whips and braids carry the concatenated neighbour lists of their target
-;;; and rlcs (slot inc), so "x is linked to z or to an rlc" is one member$ test instead of a join.
-(defglobal ?*nb-flat* = (create$) ?*nb-from* = (create$) ?*nb-to* = (create$))
-
-(deffunction sr-nb (?l)          ; the neighbours of label ?l
-   (subseq$ ?*nb-flat* (nth$ ?l ?*nb-from*) (nth$ ?l ?*nb-to*)))
-
-(deffunction sr-inc (?z ?s)      ; the neighbours of ?z, then of each label of ?s in order
-   (bind ?out (sr-nb ?z))
-   (foreach ?x ?s (bind ?out (create$ ?out (sr-nb ?x))))
-   ?out)
-
-(deffunction sr-neighbours (?labels)   ; the globals are set; one nb fact per label
-   (foreach ?l ?labels (assert (nb (l ?l) (ls (sr-nb ?l))))))
+;;; The neighbour table (nb facts, templates.clp) is asserted by the driver when level 2 starts: for
+;;; each current candidate, the current candidates linked to it.  Partial whips and braids carry the
+;;; concatenated neighbour lists of their target and rlcs (slot inc), so "x is linked to z or to an
+;;; rlc" is one member$ test instead of a join with the link facts.

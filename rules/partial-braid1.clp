@@ -3,5 +3,6 @@
 (defrule partial-braid-1
    (declare (salience ?*s-partial-braid-1*))
    (logical (pw1 (z ?z) (r1 ?r1) (inc $?inc)) (active (level 3)))
+   (nb (l ?z) (ls $?nz))
    =>
-   (assert (pb1 (z ?z) (s1 ?r1) (inc ?inc))))
+   (assert (pb1 (z ?z) (s1 ?r1) (inc ?inc) (lens (length$ ?nz) (- (length$ ?inc) (length$ ?nz))))))

@@ -16,5 +16,6 @@
       (cv (v ?v1) (l ?r1&~?l1&~?z&:(not (member$ ?r1 ?nz)))))
    (not (cv (v ?v1) (l ?x&~?r1&~?l1&:(not (member$ ?x ?nz)))))
    (not (pw1 (z ?z) (r1 ?r1)))
+   (nb (l ?r1) (ls $?n1))
    =>
-   (assert (pw1 (z ?z) (v1 ?v1) (l1 ?l1) (r1 ?r1) (inc ?nz (sr-nb ?r1)))))
+   (assert (pw1 (z ?z) (v1 ?v1) (l1 ?l1) (r1 ?r1) (inc ?nz ?n1))))

@@ -33,5 +33,6 @@
       (cv (v ?v) (l ?r&~?l&{not_labels_m}&:(not (member$ ?r ?inc)))))
    (not (cv (v ?v) (l ?x&~?l&~?r&:(not (member$ ?x ?inc)))))
    (not (pw{n} (z ?z) {rlc_key_m} (r{n} ?r)))
+   (nb (l ?r) (ls $?nr))
    =>
-   (assert (pw{n} (z ?z) {bind_m} (v{n} ?v) (l{n} ?l) (r{n} ?r) (inc ?inc (sr-nb ?r)))))
+   (assert (pw{n} (z ?z) {bind_m} (v{n} ?v) (l{n} ?l) (r{n} ?r) (inc ?inc ?nr))))

@@ -199,26 +199,14 @@ class Engine:
         return [int(x) for x in self.env.eval("(sr-labels)")]
 
     def _assert_neighbours(self) -> None:
-        """The neighbour table of the current candidates, made when chains start (level 2).
-
-        For every current label, the current labels linked to it: kept in CLIPS globals for the
-        right-hand sides (``sr-nb``) and as ``nb`` facts for the left-hand sides.  Candidates only
-        disappear, so this snapshot stays a superset of the current links.
-        """
-        current = sorted(self.current_labels())
+        """One ``nb`` fact per current candidate, made when chains start (level 2): the current
+        candidates linked to it.  Candidates only disappear, so the list stays a superset of the
+        candidate's current links."""
+        current = self.current_labels()
         present = set(current)
-        flat: list[int] = []
-        start = [1] * 999
-        end = [0] * 999
-        for lab in current:
-            start[lab - 1] = len(flat) + 1
-            flat.extend(sorted(LINKS[lab] & present))
-            end[lab - 1] = len(flat)
-        # Values go through clipspy directly: parsing them as text would cost ~30 ms per puzzle.
-        self.env.find_global("nb-flat").value = flat
-        self.env.find_global("nb-from").value = start
-        self.env.find_global("nb-to").value = end
-        self.env.find_function("sr-neighbours")(current)
+        template = self.env.find_template("nb")
+        for lab in current:  # asserted through clipspy: parsing the lists as text costs ~30 ms
+            template.assert_fact(l=lab, ls=tuple(sorted(LINKS[lab] & present)))
 
     def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
         """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.

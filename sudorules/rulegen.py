@@ -57,7 +57,7 @@ def _pw_template(k: int) -> str:
 
 def _pb_template(k: int) -> str:
     slots = " ".join(f"(slot s{i})" for i in range(1, k + 1))
-    return f"(deftemplate pb{k} (slot z) {slots} (multislot inc))\n"
+    return f"(deftemplate pb{k} (slot z) {slots} (multislot inc) (multislot lens))\n"
 
 
 def whip_rules(n: int, sal: dict[str, int], max_length: int) -> str:
