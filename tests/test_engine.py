@@ -138,6 +138,23 @@ def test_rules_of_a_level_are_built_when_first_reached(cb001):
     assert engine.solve(easy).rating == 0 and engine.levels_loaded == 5
 
 
+def test_a_long_lived_engine_does_not_grow(cb001):
+    """Solving the same puzzles again leaves CLIPS's memory where it was: nothing retracted is kept
+    (facts handed back to Python used to stay in CLIPS's garbage and slow every later puzzle)."""
+    lines, published_w = _lines(cb001), _ints(cb001, "W-ratings.txt")
+    puzzles = [text for text, w in zip(lines, published_w) if w == 2][:20]
+    engine = Engine("W")
+
+    def memory_after_a_pass():
+        for text in puzzles:
+            engine.solve(text, solution=core.solve(text))
+        return int(engine.env.eval("(mem-used)"))
+
+    first = memory_after_a_pass()
+    assert memory_after_a_pass() <= first * 1.002
+    assert memory_after_a_pass() <= first * 1.002
+
+
 def test_b_rating_beats_w_where_published(cb001):
     lines, published_b = _lines(cb001), _ints(cb001, "B-ratings.txt")
     line = 3885  # published W = 5, B = 4 (SudoRules B run: 8.9 s)
