@@ -13,7 +13,7 @@ Per-puzzle results are appended to a CSV as they come (``--results``), so an int
 
     python benchmarks/bench_rating.py --per-level 10            # a stratified sample
     python benchmarks/bench_rating.py --all --jobs 2            # the whole file (about an hour or more)
-    python benchmarks/bench_rating.py --all --rating W,B --time-limit 300
+    python benchmarks/bench_rating.py --all --rating W,B --time-limit 600 --memory-limit 8000
 """
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=cpu_count())
     parser.add_argument("--time-limit", type=float, default=None)
     parser.add_argument("--results", default=None, help="per-puzzle CSV, appended and resumed")
+    parser.add_argument("--memory-limit", type=int, default=None,
+                        help="MiB a worker may grow past its loaded rules (the puzzle's row gets status memory)")
     parser.add_argument("--no-solution", action="store_true",
                         help="do not give the engine the core's solution (no pruning of true candidates)")
     args = parser.parse_args()
@@ -119,7 +121,8 @@ def main() -> None:
         writer = csv.DictWriter(handle, COLUMNS, extrasaction="ignore")
         if new_file:
             writer.writeheader()
-        pool = OrderedPool(_worker, (ratings, args.time_limit, not args.no_solution), args.jobs, _failure)
+        pool = OrderedPool(_worker, (ratings, args.time_limit, not args.no_solution), args.jobs, _failure,
+                           memory_limit=args.memory_limit)
         for count, row in enumerate(pool.imap(enumerate(todo)), start=1):
             writer.writerow(row)
             handle.flush()
@@ -165,10 +168,12 @@ def report(lines, done, ratings, ws, bs, brt, w1, wall, rated_now, jobs) -> None
         print(f"| {level} | {len(secs)} | {median:.3f} | {statistics.fmean(secs):.3f} | {max(secs):.3f} | "
               f"{theirs if theirs is not None else ''} | {ratio} |")
     if "B" in ratings:
-        secs = [float(r["seconds_B"]) for r in rows if r.get("seconds_B")]
-        if secs:
-            print(f"\nB: median {statistics.median(secs):.3f}s, mean {statistics.fmean(secs):.3f}s, "
-                  f"max {max(secs):.3f}s per puzzle")
+        print("\n| published B | n | median s (B) | mean s | max s |\n|---|---|---|---|---|")
+        for level in sorted({bs[int(r["line"]) - 1] for r in rows}):
+            secs = [float(r["seconds_B"]) for r in rows if bs[int(r["line"]) - 1] == level and r.get("seconds_B")]
+            if secs:
+                print(f"| {level} | {len(secs)} | {statistics.median(secs):.3f} | {statistics.fmean(secs):.3f} | "
+                      f"{max(secs):.3f} |")
     rss = [float(r["max_rss_mb"]) for r in rows if r.get("max_rss_mb")]
     if rss:
         print(f"\npeak memory per worker: {max(rss):.0f} MiB")
