@@ -122,7 +122,7 @@ def main() -> None:
         if new_file:
             writer.writeheader()
         pool = OrderedPool(_worker, (ratings, args.time_limit, not args.no_solution), args.jobs, _failure,
-                           memory_limit=args.memory_limit)
+                           memory_limit=args.memory_limit * 2**20 if args.memory_limit else None)
         for count, row in enumerate(pool.imap(enumerate(todo)), start=1):
             writer.writerow(row)
             handle.flush()
