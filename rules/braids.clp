@@ -3,22 +3,29 @@
 ;;; every possible anchor {j} of the new left-linking candidate (the target z or one rlc s1..s{m}).
 ;;; A pb{m} fact holds the target z and its set of rlcs, sorted (s1 < s2 < ...): braids are
 ;;; deduplicated on the set of rlcs; the order of a braid is rebuilt when it is recorded.
+;;; A (tv (a A) (v V)) fact (braid-touch.clp) says that V has a candidate linked to A and does not
+;;; contain A: the variables a braid can reach from the anchor A.  Joining on it rather than on the
+;;; link facts keeps one partial match per (partial braid, anchor, variable) instead of one per
+;;; (partial braid, anchor, left-linking candidate, variable), and braid[n] and partial-braid[n]
+;;; share that join (same first two patterns).
 
-;;; braid[n]: a variable V with a candidate L linked to Z or to an rlc, whose every candidate is
-;;; linked to Z or to some rlc.  Then Z is eliminated.  V never shares a variable with its anchor
-;;; (via): such a V holds the anchor, which is compatible.
+;;; braid[n]: a variable V reached from Z or an rlc whose every candidate is linked to Z or to some
+;;; rlc (is in the inc list).  Then Z is eliminated.  V is alive (tv facts go when V is decided), so
+;;; it has candidates, all linked to Z or an rlc: any of them is a left-linking candidate.
 (defrule braid-{n}-{j}
    (declare (salience {s_braid}))
-   (pb{m} (z ?z) {bind_s} (inc $?inc))
-   (link (a ?{j}) (b ?l) (via $?w))
-   (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
-   (not (cv (v ?v) (l ?x&~?l&:(not (member$ ?x ?inc)))))
+   (pb{m} (z ?z) {bind_s} (inc $?inc) (lens $?lens))
+   (tv (a ?{j}) (v ?v))
+   (not (cv (v ?v) (l ?x&:(not (member$ ?x ?inc)))))
    ?f <- (cand (l ?z))
    =>
-   (sr-braid {n} ?z ?v ?l {list_s})
+   (sr-braid {n} ?z ?v 0 {list_s})
    (retract ?f))
 
-;;; partial-braid[n], built at level n+1 just below braid[n+1]: V keeps exactly one candidate R
+;;; partial-braid[n], built at level n+1 just below braid[n+1], target by target: the driver
+;;; asserts (focus (z Z) (level n+1)) for one target at a time once the level's other rules are
+;;; quiet (whips first), so a puzzle that level n+1 solves early never builds the other targets'
+;;; partial braids.  V keeps exactly one candidate R
 ;;; unlinked to Z and to the rlcs (not in the inc list).  The fact is keyed by the set of rlcs, and
 ;;; its inc list is the neighbour lists of Z and of the rlcs in sorted order (lens: their lengths,
 ;;; to insert R's list at its rank), so it depends on the set only and re-deriving it only adds
@@ -27,11 +34,10 @@
    (declare (salience {s_partial_braid}))
    (logical
       (pb{m} (z ?z) {bind_s} (inc $?inc) (lens $?lens))
-      (link (a ?{j}) (b ?l) (via $?w))
-      (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
-      (active (level {k}))
-      (cv (v ?v) (l ?r&~?l&~?z&{not_s}&:(not (member$ ?r ?inc)))))
-   (not (cv (v ?v) (l ?x&~?l&~?r&:(not (member$ ?x ?inc)))))
+      (tv (a ?{j}) (v ?v))
+      (focus (z ?z) (level {k}))
+      (cv (v ?v) (l ?r&~?z&{not_s}&:(not (member$ ?r ?inc)))))
+   (not (cv (v ?v) (l ?x&~?r&:(not (member$ ?x ?inc)))))
    (nb (l ?r) (ls $?nr))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))

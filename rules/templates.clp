@@ -27,6 +27,12 @@
 (deftemplate nb              ; the candidates linked to candidate l when chains start (level 2);
    (slot l) (multislot ls))  ; a snapshot: candidates only disappear, so it stays a superset
 
+(deftemplate tv              ; braids: variable v has a candidate linked to candidate a and does
+   (slot a) (slot v))        ; not contain a (a snapshot when braids start; see braid-touch.clp)
+
+(deftemplate focus           ; braids: the driver lets partial braids of target z grow to the
+   (slot z) (slot level))    ; length needed at level n (see braids.clp)
+
 (deftemplate true-label      ; optional: a label of the known solution (never a whip target)
    (slot l))
 

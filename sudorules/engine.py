@@ -24,6 +24,7 @@ import clips
 
 from . import rulegen
 from .puzzle import PEERS, Candidate, Puzzle, block_cells, block_of, cell_at
+from .trial import TrialState
 from .steps import SUBSET_NAMES, ChainCell, CspVariable, Resolution, Step, SubsetPattern
 
 #: how many rule firings between two looks at the clock
@@ -88,6 +89,18 @@ _ASSERT_FUNCTIONS = """
 (deffunction sr-activate (?level) (assert (active (level ?level))) TRUE)
 
 (deffunction sr-neighbours (?l $?ls) (assert (nb (l ?l) (ls ?ls))) TRUE)
+
+(deffunction sr-focus (?level $?zs) (foreach ?z ?zs (assert (focus (z ?z) (level ?level)))) TRUE)
+
+(deffunction sr-focus-range (?z ?from ?to)
+   (loop-for-count (?level ?from ?to) (assert (focus (z ?z) (level ?level))))
+   TRUE)
+
+(deffunction sr-unfocus (?z ?from)
+   (do-for-all-facts ((?f focus)) (and (eq ?f:z ?z) (>= ?f:level ?from)) (retract ?f))
+   TRUE)
+
+(deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)
 """
 
 _LABELS_FUNCTION = """
@@ -105,7 +118,9 @@ _CLEAN_FUNCTION = """
    (do-for-all-facts ((?f active)) TRUE (retract ?f))
    (do-for-all-facts ((?f blocked)) TRUE (retract ?f))
    (do-for-all-facts ((?f true-label)) TRUE (retract ?f))
-   (do-for-all-facts ((?f nb)) TRUE (retract ?f)))
+   (do-for-all-facts ((?f nb)) TRUE (retract ?f))
+   (do-for-all-facts ((?f tv)) TRUE (retract ?f))
+   (do-for-all-facts ((?f focus)) TRUE (retract ?f)))
 """
 
 
@@ -169,8 +184,11 @@ class Engine:
     whip / braid tried (default 36).
     """
 
-    def __init__(self, theory: str = "W", max_length: int = 36):
+    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = 7):
         self.theory = theory
+        #: B: from this level on, the newest partial braids are built for one target at a time and
+        #: dropped after it (see :class:`_BraidSchedule`)
+        self.lean_braids_from = lean_braids_from
         self.max_length = 0 if theory == "BRT" else max_length
         self.env = clips.Environment()
         self._recorder: Optional[_Recorder] = None
@@ -220,6 +238,25 @@ class Engine:
         for lab in current:  # values passed through clipspy: parsing them as text costs ~30 ms
             assert_neighbours(lab, *sorted(LINKS[lab] & present))
 
+    def _braid_targets(self, true_labels: set[int]) -> list[int]:
+        """The targets whose partial braids grow at a new level, the last to search first: those
+        whose trial propagation contradicts soonest (a braid[n] needs a depth of at most n)."""
+        trial = TrialState(self.current_labels(), LINKS)
+        inf = 10 ** 6
+        depth = {z: trial.contradiction_depth(z) for z in trial.labels - true_labels}
+        return sorted(depth, key=lambda z: (-(depth[z] or inf), -z))
+
+    def _assert_touches(self) -> None:
+        """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
+        to A and does not contain A: the variables a braid reaches from A (rules/braids.clp)."""
+        current = self.current_labels()
+        present = set(current)
+        assert_touches = self.env.find_function("sr-touches")
+        for lab in current:
+            own = set(label_variables(lab))
+            reached = {v for x in LINKS[lab] & present for v in label_variables(x)} - own
+            assert_touches(lab, *sorted(reached))
+
     def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
         """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
 
@@ -264,8 +301,9 @@ class Engine:
                 for r in remaining:
                     out += [label_variables(r)[0], r, r]
                 remaining = []
-        lefts = [x for x in by_variable.get(vid, []) if x not in used_labels and incompatible(x)]
-        out += [vid, lefts[0] if lefts else left, 0]
+        lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
+        fresh = [x for x in lefts if x not in used_labels]
+        out += [vid, (fresh or lefts or [left])[0], 0]
         return out
 
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
@@ -303,6 +341,9 @@ class Engine:
 
         level = 0
         status = None
+        braids = None
+        if self.theory == "B":
+            braids = _BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(set(true_labels)))
         while True:
             fired = env.run(RUN_CHUNK)
             if recorder.contradiction:
@@ -324,6 +365,8 @@ class Engine:
             if solved:
                 status = "solved"
                 break
+            if braids is not None and braids.focus_next(len(recorder.records)):
+                continue
             if level >= self.max_length:
                 status = "not-solved"
                 break
@@ -338,7 +381,11 @@ class Engine:
                 self.levels_loaded = level
             if level == 2:
                 self._assert_neighbours()
+            if level == 3 and self.theory == "B":
+                self._assert_touches()
             env.find_function("sr-activate")(level)
+            if braids is not None and level >= 3:
+                braids.start_level(level, len(recorder.records))
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0
         result.status = status
@@ -356,6 +403,83 @@ class Engine:
         result.seconds = time.perf_counter() - start
         self._recorder = None
         return result
+
+
+class _BraidSchedule:
+    """The order in which the B theory grows partial braids, target by target (rules/braids.clp).
+
+    Partial braids of target Z grow to length k - 1 only once ``(focus (z Z) (level k))`` holds.
+
+    Below level ``lean_from``: at level n, once everything simpler is quiet (whips of length n
+    included), the targets are focused at level n one at a time, the most promising first (the
+    soonest trial contradiction, :mod:`sudorules.trial`), and keep their partial braids, which
+    CLIPS maintains as candidates go; the level ends when every target has been focused.  So
+    braids of length n - 1 and below exist for every target and every rule application is
+    simplest first, and the search for braid[n] stops as soon as the puzzle is solved.
+
+    From level ``lean_from`` on, the partial braids of length ``lean_from`` - 1 and more would not
+    fit in memory for every target at once (several GB at length 7 or 8).  They are grown for one
+    target at a time and dropped once it is tried, in sub-passes of increasing length m =
+    ``lean_from`` .. n: a sub-pass tries every target with braids up to length m, and any change
+    of the resolution state starts again at m = ``lean_from``.  Braids are still applied by
+    increasing length (a braid[m] is found only after a whole sub-pass at every shorter length
+    found nothing in the same state), but whips of length n, which stay built for every target,
+    come before braids of length ``lean_from`` .. n - 1.  The B rating is the same either way:
+    braids are confluent (SPEC §5.2), and level n is switched on only when no braid (and no whip)
+    of length n - 1 or less applies.
+    """
+
+    def __init__(self, env: clips.Environment, lean_from: int, targets):
+        self.focus = env.find_function("sr-focus")
+        self.focus_range = env.find_function("sr-focus-range")
+        self.unfocus = env.find_function("sr-unfocus")
+        self.lean_from = lean_from
+        self.targets = targets  # callable: the current targets, the first to try last
+        self.level = 0
+        self.length = 0  # lean levels: the braid length of the current sub-pass
+        self.queue: list[int] = []  # targets still to try, the next one last
+        self.current: Optional[int] = None  # lean levels: the target being tried
+        self.records_before = 0
+
+    def start_level(self, level: int, records: int) -> None:
+        """Level ``level`` is switched on; ``records``: rule applications so far."""
+        self.level = level
+        self.current = None
+        self.records_before = records
+        if level < self.lean_from:
+            self.queue = self.targets()
+        else:  # sub-passes start once the level's own rules are quiet (see focus_next)
+            self.queue = []
+            self.length = 0
+
+    def focus_next(self, records: int) -> bool:
+        """At quiescence: try the next target (True), or say the level is done (False).
+        ``records``: the number of rule applications so far (tells whether the state changed)."""
+        if self.level < self.lean_from:
+            if not self.queue:
+                return False
+            self.focus(self.level, self.queue.pop())
+            return True
+        changed = records > self.records_before
+        self.records_before = records
+        if self.current is not None:
+            self.unfocus(self.current, self.lean_from)
+            self.current = None
+        if self.length == 0 or changed:
+            # first sub-pass of the level: the shorter lengths were searched in this same state at
+            # the previous level unless the level's own rules changed it
+            self.length = self.lean_from if (changed or self.level == self.lean_from) else self.level
+            self.queue = self.targets()
+        elif not self.queue:
+            if self.length == self.level:
+                return False
+            self.length += 1
+            self.queue = self.targets()
+        if not self.queue:  # no target left (only the solution's candidates)
+            return False
+        self.current = self.queue.pop()
+        self.focus_range(self.current, self.lean_from, self.length)
+        return True
 
 
 def _csp_link_count(labels: list[int]) -> int:

@@ -169,6 +169,7 @@ def base_program(theory: str, max_length: int) -> str:
     parts += [_pw_template(k) for k in range(1, max_length)]
     if theory == "B":
         parts += [_pb_template(k) for k in range(1, max_length)]
+        parts.append(_read("braid-touch.clp"))
     if max_length >= 2:
         parts.append(_read("partial-whip1.clp"))
         parts.append(_read("whip2-blocked.clp"))

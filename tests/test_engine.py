@@ -216,3 +216,62 @@ def test_simplest_first_order():
     sw = salience_order("SW", 4)
     assert sw.index("whip1") < sw.index("naked-subsets-2") < sw.index("fish-subsets-2") < sw.index("whip-2")
     assert sw.index("naked-single") < sw.index("hidden-single") < sw.index("whip1")
+
+
+def _state_labels(state):
+    return [c.label for c in state.all_candidates()]
+
+
+def test_trial_depth_is_at_most_every_chain_length_and_none_for_the_solution(cb001):
+    """The trial propagation that orders braid targets (sudorules.trial) contradicts a whip or braid
+    target of length n within n rounds, and never contradicts a candidate of the solution."""
+    from sudorules.engine import LINKS
+    from sudorules.state import ResolutionState
+    from sudorules.trial import TrialState
+
+    line = 3885  # published W = 5, B = 4
+    text = _lines(cb001)[line - 1]
+    puzzle = parse_puzzle(text)
+    solution = core.solve(text)
+    resolution = Engine("B", max_length=4).solve(text, solution=solution)
+    state = ResolutionState(puzzle)
+    chains = 0
+    for step in resolution.steps:
+        if step.chain and step.level >= 2:
+            trial = TrialState(_state_labels(state), LINKS)
+            for target in step.eliminations:
+                depth = trial.contradiction_depth(target.label)
+                assert depth is not None and depth <= step.level, (step.text(), depth)
+            for candidate in state.all_candidates():
+                if int(solution[candidate.cell]) == candidate.digit:
+                    assert trial.contradiction_depth(candidate.label) is None, candidate
+            chains += 1
+        state.eliminate_all(step.eliminations)
+        for candidate in step.assertions:
+            state.assert_value(candidate)
+    assert chains >= 3
+
+
+def test_lean_braids_keep_one_target_at_a_time_and_the_same_rating(cb001, monkeypatch):
+    """From lean_braids_from on, partial braids of the lean lengths exist for at most one target at
+    a time, and the rating and the re-verified path are those of a B5 puzzle."""
+    import sudorules.engine as engine_module
+
+    line = 4104  # published W = 6, B = 5
+    text = _lines(cb001)[line - 1]
+    engine = Engine("B", max_length=5, lean_braids_from=4)
+    targets_seen = []
+    original = engine_module._BraidSchedule.focus_next
+
+    def focus_next(schedule, records):
+        if schedule.level >= 4:
+            targets = {fact["z"] for fact in engine.env.facts() if fact.template.name in ("pb3", "pb4")}
+            targets_seen.append(len(targets))
+        return original(schedule, records)
+
+    monkeypatch.setattr(engine_module._BraidSchedule, "focus_next", focus_next)
+    resolution = engine.solve(text, solution=core.solve(text))
+    assert resolution.rating == _ints(cb001, "B-ratings.txt")[line - 1] == 5
+    assert any(step.rule == "braid" and step.level == 5 for step in resolution.steps)
+    _check_path(text, resolution)
+    assert targets_seen and max(targets_seen) <= 1 and sum(targets_seen) > 10

@@ -32,8 +32,9 @@ def test_results_come_in_task_order_from_several_workers():
     results = list(pool.imap(enumerate(range(50))))
     assert [r[0] for r in results] == [100 + i for i in range(50)]
     pids = [r[1] for r in results]
-    # At most two processes, each handling many tasks with the state it built once at start.
-    assert 1 <= len(set(pids)) <= 2 and all(pids.count(pid) > 1 for pid in set(pids))
+    # At most two processes, and a worker handles many tasks with the state it built once at start
+    # (on a loaded machine one worker may take a single task, or none, before the other is done).
+    assert 1 <= len(set(pids)) <= 2 and max(pids.count(pid) for pid in set(pids)) > 1
     assert os.getpid() not in pids
 
 
