@@ -145,8 +145,9 @@ def report(lines, done, ratings, ws, bs, brt, w1, wall, rated_now, jobs) -> None
         return [(n, o, t) for n, o, t in pairs if str(o) != str(t)]
 
     print("| quantity | equal | share |\n|---|---|---|")
-    agreement("candidates after BRT", [r.get("brt", "") for r in rows], [brt[int(r["line"]) - 1] for r in rows])
-    agreement("candidates after W1", [r.get("w1", "") for r in rows], [w1[int(r["line"]) - 1] for r in rows])
+    if "W" in ratings:  # the counts come from the W engine's run
+        agreement("candidates after BRT", [r.get("brt", "") for r in rows], [brt[int(r["line"]) - 1] for r in rows])
+        agreement("candidates after W1", [r.get("w1", "") for r in rows], [w1[int(r["line"]) - 1] for r in rows])
     differences = {}
     for name, published in (("W", ws), ("B", bs)):
         if name in ratings:
@@ -156,6 +157,26 @@ def report(lines, done, ratings, ws, bs, brt, w1, wall, rated_now, jobs) -> None
         if diffs:
             print(f"\n{name} differences (line: ours / published): "
                   + ", ".join(f"{n}: {o or r_status(done[n], name)} / {t}" for n, o, t in diffs[:60]))
+    if "W" in ratings:
+        w_speed_table(rows, ws)
+    if "B" in ratings:
+        print("\n| published B | n | median s (B) | mean s | max s |\n|---|---|---|---|---|")
+        for level in sorted({bs[int(r["line"]) - 1] for r in rows}):
+            secs = [float(r["seconds_B"]) for r in rows if bs[int(r["line"]) - 1] == level and r.get("seconds_B")]
+            if secs:
+                print(f"| {level} | {len(secs)} | {statistics.median(secs):.3f} | {statistics.fmean(secs):.3f} | "
+                      f"{max(secs):.3f} |")
+        sudorules_b_comparison(done)
+    rss = [float(r["max_rss_mb"]) for r in rows if r.get("max_rss_mb")]
+    if rss:
+        print(f"\npeak memory per worker: {max(rss):.0f} MiB")
+    for name in ratings:
+        total = sum(float(r[f"seconds_{name}"]) for r in rows if r.get(f"seconds_{name}"))
+        print(f"{name} CPU seconds in all: {total:.0f}s; on {jobs} cores: {total / jobs / 3600:.2f} h")
+
+
+def w_speed_table(rows, ws) -> None:
+    """Seconds per puzzle by published W level, beside SudoRules' medians."""
     print("\n| published W | n | median s | mean s | max s | SudoRules median s | speed-up |")
     print("|---|---|---|---|---|---|---|")
     for level in sorted({ws[int(r["line"]) - 1] for r in rows}):
@@ -167,18 +188,27 @@ def report(lines, done, ratings, ws, bs, brt, w1, wall, rated_now, jobs) -> None
         ratio = f"{theirs / median:.1f}x" if theirs and median else ""
         print(f"| {level} | {len(secs)} | {median:.3f} | {statistics.fmean(secs):.3f} | {max(secs):.3f} | "
               f"{theirs if theirs is not None else ''} | {ratio} |")
-    if "B" in ratings:
-        print("\n| published B | n | median s (B) | mean s | max s |\n|---|---|---|---|---|")
-        for level in sorted({bs[int(r["line"]) - 1] for r in rows}):
-            secs = [float(r["seconds_B"]) for r in rows if bs[int(r["line"]) - 1] == level and r.get("seconds_B")]
-            if secs:
-                print(f"| {level} | {len(secs)} | {statistics.median(secs):.3f} | {statistics.fmean(secs):.3f} | "
-                      f"{max(secs):.3f} |")
-    rss = [float(r["max_rss_mb"]) for r in rows if r.get("max_rss_mb")]
-    if rss:
-        print(f"\npeak memory per worker: {max(rss):.0f} MiB")
-    total = sum(float(r["seconds_W"]) for r in rows if r.get("seconds_W"))
-    print(f"W CPU seconds in all: {total:.0f}s; on {jobs} cores: {total / jobs / 3600:.2f} h")
+
+
+def sudorules_b_comparison(done) -> None:
+    """Our B seconds beside SudoRules' on the puzzles SudoRules rated with braids on this machine
+    (../shared/oracle/cb-001-sudorules/index.csv: B theory, CLIPS 6.4, 180 s limit)."""
+    index = CB001.parent / "cb-001-sudorules" / "index.csv"
+    if not index.is_file():
+        return
+    runs = [r for r in csv.DictReader(index.open()) if r["B_cpu_seconds"] and int(r["line"]) in done]
+    if not runs:
+        return
+    print("\n| published B | puzzles | SudoRules B s (median, min-max; timeouts at 180 s) | ours s (median, max) |")
+    print("|---|---|---|---|")
+    for level in sorted({int(r["published_B"]) for r in runs}):
+        at = [r for r in runs if int(r["published_B"]) == level]
+        theirs = [float(r["B_cpu_seconds"]) for r in at]
+        ours = [float(done[int(r["line"])]["seconds_B"]) for r in at if done[int(r["line"])].get("seconds_B")]
+        timeouts = sum(1 for r in at if r["status_B"] == "timeout")
+        print(f"| {level} | {len(at)} | {statistics.median(theirs):.1f}, {min(theirs):.1f}-{max(theirs):.1f}"
+              f"{f'; {timeouts} timeouts' if timeouts else ''} | "
+              f"{statistics.median(ours):.2f}, {max(ours):.2f} |" if ours else "| |")
 
 
 def r_status(row, name):

@@ -365,13 +365,13 @@ class Engine:
             if solved:
                 status = "solved"
                 break
+            if deadline is not None and time.perf_counter() > deadline:
+                status = "timeout"
+                break
             if braids is not None and braids.focus_next(len(recorder.records)):
                 continue
             if level >= self.max_length:
                 status = "not-solved"
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                status = "timeout"
                 break
             level += 1
             if self.level_hook is not None:
