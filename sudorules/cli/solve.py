@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -10,6 +11,7 @@ from ..path import format_path
 from . import main
 from ..reader import records_from_argument
 from ..validation import uniqueness_problem
+from ..watchdog import hard_limit, stop_after
 
 #: Exit statuses: 0 solved; 1 invalid puzzle (unreadable, no or several solutions);
 #: 3 the theory cannot finish it (partial path printed); 4 time limit reached.
@@ -51,7 +53,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: float | None, v
             continue
         if engine is None:
             engine = Engine(theory=theory, max_length=max_length)
-        resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
+        with stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
+            resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
         sys.stdout.write(format_path(resolution, record.puzzle))
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
@@ -64,3 +67,13 @@ def solve(source: str, theory: str, max_length: int, time_limit: float | None, v
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
     sys.exit(status)
+
+
+def _time_is_up(line: int, time_limit: float | None):
+    """The watchdog's action: the run could not stop itself in time (a level switch in progress)."""
+    def stop() -> None:
+        sys.stdout.flush()
+        sys.stderr.write(f"line {line}: time limit of {time_limit:g} s reached during a level switch; stopped\n")
+        sys.stderr.flush()
+        os._exit(EXIT_TIMEOUT)
+    return stop
