@@ -279,3 +279,39 @@ def test_lean_braids_keep_one_target_at_a_time_and_the_same_rating(cb001, monkey
     assert any(step.rule == "braid" and step.level == 4 for step in resolution.steps)
     _check_path(text, resolution)
     assert max(targets_seen) == 1 and targets_seen.count(1) > 10
+
+
+class _FakeClips:
+    """Records the driver's focus calls instead of asserting facts."""
+
+    def __init__(self):
+        self.calls = []
+
+    def find_function(self, name):
+        return lambda *args: self.calls.append((name, *args))
+
+
+def test_braid_schedule_tries_targets_then_longer_braids_and_restarts_after_a_change():
+    from sudorules.engine import _BraidSchedule
+
+    env = _FakeClips()
+    schedule = _BraidSchedule(env, lean_from=4, targets=lambda: [30, 20, 10])  # 10 is tried first
+    # Below the lean levels: each target focused once, and kept.
+    schedule.start_level(3, records=0)
+    assert [schedule.focus_next(0) for _ in range(4)] == [True, True, True, False]
+    assert env.calls == [("sr-focus", 3, 10), ("sr-focus", 3, 20), ("sr-focus", 3, 30)]
+    # Level 5, lean: the level's own rules changed nothing, so sub-passes start at length 5.
+    env.calls.clear()
+    schedule.start_level(5, records=7)
+    assert schedule.focus_next(7)
+    assert env.calls[-1] == ("sr-focus-range", 10, 4, 5)
+    assert schedule.focus_next(8)  # trying 10 changed the state: every target again from length 4
+    assert env.calls[-2:] == [("sr-unfocus", 10, 4), ("sr-focus-range", 10, 4, 4)]
+    for target in (20, 30):
+        assert schedule.focus_next(8)
+        assert env.calls[-1] == ("sr-focus-range", target, 4, 4)
+    for target in (10, 20, 30):  # length 4 found nothing: length 5
+        assert schedule.focus_next(8)
+        assert env.calls[-1] == ("sr-focus-range", target, 4, 5)
+    assert not schedule.focus_next(8)  # a whole sub-pass at the level's length found nothing
+    assert env.calls[-1] == ("sr-unfocus", 30, 4)
