@@ -120,6 +120,8 @@ def test_eliminating_a_solution_digit_is_reported():
 def test_printed_steps_equal_sudorules_lines():
     from sudorules.notation import is_step_line
 
+    if not PATH_FILES:
+        pytest.skip("../shared/oracle paths are not present")
     compared = 0
     for path in PATH_FILES[:60]:
         for raw in path.read_text(encoding="utf-8").splitlines():
