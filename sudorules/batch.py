@@ -4,6 +4,11 @@ Rows are appended to the output as they are produced, in input order, each with 
 on a file opened in append mode, so a process killed at any moment (even ``kill -9``) leaves only
 complete rows.  Running the same command again reads the rows already there, checks they belong to
 this input, and rates only what is missing.
+
+``retry`` rates again the rows that ended with some statuses (``memory``, ``timeout``...), say with
+more memory or a longer time limit.  Their new rows are appended, with their row numbers, to a side
+file ``OUT.retry.csv`` as they come (so an interrupted retry resumes too), and the output is then
+rewritten once, under a temporary name renamed over it, with the new rows in place.
 """
 
 from __future__ import annotations
@@ -65,6 +70,67 @@ class BatchSummary:
     statuses: dict[str, int] | None = None
     seconds: float = 0.0
     workers_replaced: int = 0
+    retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
+
+    def count(self, row: RatingRow) -> None:
+        """Count one newly rated row."""
+        self.rated += 1
+        self.statuses[row.status] = self.statuses.get(row.status, 0) + 1
+
+
+def _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler) -> Callable:
+    """A function from records to their rows in order: local worker processes or a dask cluster."""
+    def rate(records: Iterable[PuzzleRecord]) -> Iterator[RatingRow]:
+        if scheduler is not None:
+            from .distributed import rate_records_on_cluster
+
+            return rate_records_on_cluster(records, scheduler, ratings, max_length, time_limit)
+        return rate_records(records, ratings, jobs, max_length, time_limit, memory_limit)
+    return rate
+
+
+def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
+                summary: BatchSummary) -> None:
+    """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
+    (see the module docstring: a side file keeps them until the output is rewritten)."""
+    columns = header(ratings)
+    done = completed_rows(path, columns)
+    status_at = list(columns).index("status")
+    wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
+    side = Path(str(path) + ".retry.csv")
+    finished: dict[int, list[str]] = {}
+    for row in completed_rows(side, ["row", *columns]):
+        if int(row[0]) in wanted:
+            finished[int(row[0])] = row[1:]
+    if not wanted:
+        side.unlink(missing_ok=True)
+        return
+    todo: list[tuple[int, PuzzleRecord]] = []
+    for index, record in enumerate(_checked(read_puzzle_file(source), done)):
+        if index in wanted and index not in finished:
+            todo.append((index, record))
+    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        if os.fstat(fd).st_size == 0:
+            os.write(fd, csv_line(["row", *columns]).encode())
+        for (index, _), new in zip(todo, rate(record for _, record in todo)):
+            cells = new.values(ratings)
+            os.write(fd, csv_line([str(index), *cells]).encode("utf-8"))
+            finished[index] = cells
+            summary.count(new)
+    finally:
+        os.close(fd)
+    for index, cells in finished.items():
+        done[index] = cells
+    temporary = Path(str(path) + ".tmp")
+    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+        handle.write(csv_line(columns))
+        handle.writelines(csv_line(row) for row in done)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    side.unlink()
+    summary.retried = len(finished)
 
 
 def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float]) -> Callable:
@@ -93,20 +159,26 @@ def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",
 
 def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
               max_length: int = 36, time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
-              progress: bool = True, scheduler: Optional[str] = None) -> BatchSummary:
+              progress: bool = True, scheduler: Optional[str] = None, retry: Sequence[str] = ()) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None).
 
-    With an output file, resumes: rows already there are kept and their puzzles skipped.  An output
-    name ending in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``)
-    and written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
+    With an output file, resumes: rows already there are kept and their puzzles skipped, except
+    those whose status is in ``retry``, which are rated again and replaced.  An output name ending
+    in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
+    written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
     dask.distributed cluster instead of local worker processes.
     """
     if output is not None and output.endswith(".parquet"):
         return _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit,
-                                progress, scheduler)
+                                progress, scheduler, retry)
     columns = header(ratings)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
+    rate = _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler)
+    if retry:
+        if output is None:
+            raise BatchError("--retry needs the output file (-o) whose rows are to be rated again")
+        _retry_rows(source, Path(output), ratings, set(retry), rate, summary)
     records = read_puzzle_file(source)
     if output is None:
         handle_fd = sys.stdout.fileno()
@@ -119,20 +191,13 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
         if not done and path.stat().st_size == 0:
             os.write(handle_fd, csv_line(columns).encode())
         records = _skip_done(records, done)
-        summary.skipped = len(done)
+        summary.skipped = len(done) - summary.retried  # rows kept as they were
     total = _count_records(source) if progress and source != "-" else None
     bar = _progress_bar(total, summary.skipped) if progress else None
     try:
-        if scheduler is not None:
-            from .distributed import rate_records_on_cluster
-
-            rows = rate_records_on_cluster(records, scheduler, ratings, max_length, time_limit)
-        else:
-            rows = rate_records(records, ratings, jobs, max_length, time_limit, memory_limit)
-        for row in rows:
+        for row in rate(records):
             os.write(handle_fd, csv_line(row.values(ratings)).encode("utf-8"))
-            summary.rated += 1
-            summary.statuses[row.status] = summary.statuses.get(row.status, 0) + 1
+            summary.count(row)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(", ".join(f"{k} {v}" for k, v in summary.statuses.items()), refresh=False)
@@ -146,14 +211,15 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
 
 
 def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit, progress,
-                     scheduler) -> BatchSummary:
+                     scheduler, retry=()) -> BatchSummary:
     """Rate into a resumable CSV beside ``output``, then write the Parquet file (atomically) from it."""
     import pandas as pd
 
     partial = output + ".partial.csv"
     if Path(output).exists() and not Path(partial).exists():
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
-    summary = rate_file(source, partial, ratings, jobs, max_length, time_limit, memory_limit, progress, scheduler)
+    summary = rate_file(source, partial, ratings, jobs, max_length, time_limit, memory_limit, progress, scheduler,
+                        retry)
     table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
     for column in ["clues", *ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
@@ -164,8 +230,8 @@ def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memo
     return summary
 
 
-def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator[PuzzleRecord]:
-    """Skip the records whose rows are already written, checking they are the same puzzles."""
+def _checked(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator[PuzzleRecord]:
+    """The records that have rows in ``done``, checking that each row is for the same puzzle."""
     for row in done:
         record = next(records, None)
         if record is None:
@@ -174,6 +240,13 @@ def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterat
         if row[0] != expected:
             raise BatchError(f"the output's row for input line {record.line} is for {row[0]!r}, not {expected!r}: "
                              "is it another input's output?")
+        yield record
+
+
+def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator[PuzzleRecord]:
+    """Skip the records whose rows are already written, checking they are the same puzzles."""
+    for _ in _checked(records, done):
+        pass
     yield from records
 
 

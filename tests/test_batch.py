@@ -150,3 +150,36 @@ def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on
     assert [r[0] for r in rows] == [hardest, easy]
     assert rows[0][3] == "memory" and rows[0][2] == ""
     assert rows[1][3] == "solved" and rows[1][2] == "0"
+
+
+def test_retry_rates_failed_rows_again_in_place_and_resumes_from_its_side_file(cb001, tmp_path):
+    """Rows that timed out are rated again with a longer limit and replace the old rows in place;
+    a retry interrupted after some rows keeps them (side file) and rates only the others."""
+    from sudorules.cli import main as cli
+    from click.testing import CliRunner
+
+    lines = (cb001 / "puzzles.txt").read_text().splitlines()
+    ws = [int(v) for v in (cb001 / "W-ratings.txt").read_text().split()]
+    hard = [lines[i].split()[0] for i in range(len(ws)) if ws[i] == 6][:2]
+    easy = [p for p, _, _ in _published(cb001, 0, 3)]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join([easy[0], hard[0], easy[1], hard[1], easy[2]]) + "\n")
+    out = tmp_path / "out.csv"
+    rate_file(str(source), str(out), ("W",), jobs=1, time_limit=0.05, progress=False)
+    before = _rows(out)
+    assert [r[3] for r in before[1:]] == ["solved", "timeout", "solved", "timeout", "solved"]
+
+    # An interrupted retry left the new row of line 2 in the side file: it is kept, not re-rated.
+    side = Path(str(out) + ".retry.csv")
+    side.write_text("row," + ",".join(before[0]) + "\n" + f"1,{hard[0]},99,6,solved,1.000,\n")
+    result = CliRunner().invoke(cli, ["rate", str(source), "-o", str(out), "--retry", "timeout",
+                                      "--jobs", "1", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    after = _rows(out)
+    assert not side.exists()
+    assert len(after) == len(before) and [r[0] for r in after] == [r[0] for r in before]
+    assert after[2][1:4] == ["99", "6", "solved"]  # taken from the side file
+    assert after[4][2:4] == ["6", "solved"] and float(after[4][4]) > 0.05  # rated again
+    for i in (1, 3, 5):  # the solved rows are untouched
+        assert after[i] == before[i]
+    assert "rated 1 puzzles" in result.output and "2 earlier rows replaced" in result.output

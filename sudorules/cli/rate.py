@@ -32,9 +32,14 @@ def _ratings(_ctx, _param, value: str) -> tuple[str, ...]:
               help="MiB a worker may grow by past its loaded rules; a worker that exceeds it is replaced (status memory).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="Rate on this dask.distributed cluster instead of local worker processes.")
+@click.option("--retry", default="", metavar="STATUS[,STATUS]", callback=lambda _c, _p, v: tuple(
+              x.strip() for x in v.split(",") if x.strip()),
+              help="Rate again the rows of the -o file with these statuses (e.g. memory,timeout), "
+                   "say with more memory or time, and put the new rows in their place.")
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def rate(source: str, ratings: tuple[str, ...], jobs: int | None, output: str | None, max_length: int,
-         time_limit: float | None, memory_limit: int | None, scheduler: str | None, progress: bool) -> None:
+         time_limit: float | None, memory_limit: int | None, retry: tuple[str, ...], scheduler: str | None,
+         progress: bool) -> None:
     """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -46,11 +51,12 @@ def rate(source: str, ratings: tuple[str, ...], jobs: int | None, output: str | 
     """
     try:
         summary = rate_file(source, output, ratings, jobs, max_length, time_limit,
-                            memory_limit * 2**20 if memory_limit else None, progress, scheduler)
+                            memory_limit * 2**20 if memory_limit else None, progress, scheduler, retry)
     except ImportError as error:
         raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from error
     except (BatchError, OSError) as error:
         raise click.ClickException(str(error)) from error
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items()))
     click.echo(f"rated {summary.rated} puzzles in {summary.seconds:.1f}s ({counts})"
+               + (f"; {summary.retried} earlier rows replaced" if summary.retried else "")
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)
