@@ -118,3 +118,10 @@ def test_time_limit_really_stops_the_run(cb001):
     result = _solve(text, "--time-limit", "0.5")
     assert result.returncode == 4, result.stdout[-500:]
     assert "TIME LIMIT" in result.stdout
+
+
+def test_solve_b_with_lean_braids_from_an_early_level_verifies_and_rates_the_same(cb001):
+    text = (cb001 / "puzzles.txt").read_text().splitlines()[B_LINES[5] - 1].split()[0]
+    result = _solve(text, "--theory", "B", "--lean-braids-from", "4", "--verify")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "B = 5" and "verified:" in result.stderr

@@ -29,7 +29,11 @@ THEORIES = ["W", "B", "SW", "BRT"]
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--verify/--no-verify", default=False,
               help="Re-check every step with the independent checker and the core's solution.")
-def solve(source: str, theory: str, max_length: int, time_limit: float | None, verify: bool) -> None:
+@click.option("--lean-braids-from", type=click.IntRange(3, 37), default=7, show_default=True,
+              help="B: from this level on, the longest partial braids are kept for one target at a time "
+                   "(far less memory; whips of a level then come before braids of these lengths). 37: never.")
+def solve(source: str, theory: str, max_length: int, time_limit: float | None, verify: bool,
+          lean_braids_from: int) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
 
     Exit status: 0 all solved; 1 an invalid puzzle (bad line, no or several solutions);
@@ -52,7 +56,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: float | None, v
             status = max(status, EXIT_INVALID)
             continue
         if engine is None:
-            engine = Engine(theory=theory, max_length=max_length)
+            engine = Engine(theory=theory, max_length=max_length, lean_braids_from=lean_braids_from)
         with stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
             resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
         sys.stdout.write(format_path(resolution, record.puzzle))
