@@ -22,11 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_rating import load_oracle  # noqa: E402
 from sudorules import core, parse_puzzle  # noqa: E402
 from sudorules.checker import replay  # noqa: E402
 from sudorules.engine import Engine  # noqa: E402
-
-CB001 = ROOT.parent / "shared" / "oracle" / "cb-001"
 
 
 def main() -> None:
@@ -38,11 +37,8 @@ def main() -> None:
     parser.add_argument("--print-paths", action="store_true", help="print each re-verified path")
     args = parser.parse_args()
 
-    def column(name):
-        return [int(float(v)) for v in (CB001 / name).read_text().split()]
-
-    puzzles = [line.split()[0] for line in (CB001 / "puzzles.txt").read_text().splitlines()]
-    published = {"W": column("W-ratings.txt"), "B": column("B-ratings.txt")}
+    puzzles, ws, bs, _, _ = load_oracle()
+    published = {"W": ws, "B": bs}
     with open(args.results, newline="") as handle:
         rows = {int(r["line"]): r for r in csv.DictReader(handle)}
     wanted = {int(x) for x in args.lines.split(",") if x}

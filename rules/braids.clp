@@ -19,7 +19,7 @@
    (not (cv (v ?v) (l ?x&:(not (member$ ?x ?inc)))))
    ?f <- (cand (l ?z))
    =>
-   (sr-braid {n} ?z ?v 0 {list_s})
+   (sr-braid {n} ?z ?v {list_s})
    (retract ?f))
 
 ;;; partial-braid[n], built at level n+1 just below braid[n+1], target by target: the driver

@@ -98,13 +98,10 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
     side = Path(str(path) + ".retry.csv")
-    finished: dict[int, list[str]] = {}
-    for row in completed_rows(side, ["row", *columns]):
-        if int(row[0]) in wanted:
-            finished[int(row[0])] = row[1:]
     if not wanted:
         side.unlink(missing_ok=True)
         return
+    finished = {int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
     todo: list[tuple[int, PuzzleRecord]] = []
     for index, record in enumerate(_checked(read_puzzle_file(source), done)):
         if index in wanted and index not in finished:

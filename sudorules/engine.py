@@ -23,7 +23,8 @@ from typing import Optional, Union
 import clips
 
 from . import rulegen
-from .puzzle import PEERS, Candidate, Puzzle, block_cells, block_of, cell_at
+from .labels import LINKS, label_variables
+from .puzzle import Candidate, Puzzle, block_cells, cell_at
 from .trial import TrialState
 from .steps import SUBSET_NAMES, ChainCell, CspVariable, Resolution, Step, SubsetPattern
 
@@ -50,24 +51,6 @@ def candidate_of_label(label: int) -> Candidate:
     return Candidate(label // 100, (label // 10) % 10, label % 10)
 
 
-def label_variables(label: int) -> tuple[int, int, int, int]:
-    """The ids of the four CSP variables of a label."""
-    n, r, c = label // 100, (label // 10) % 10, label % 10
-    b = block_of(cell_at(r, c))
-    return (100 + 10 * r + c, 200 + 10 * r + n, 300 + 10 * c + n, 400 + 10 * b + n)
-
-
-def _linked_labels(label: int) -> frozenset[int]:
-    n, r, c = label // 100, (label // 10) % 10, label % 10
-    cell = cell_at(r, c)
-    same_cell = {100 * m + 10 * r + c for m in range(1, 10) if m != n}
-    same_digit = {100 * n + 10 * (p // 9 + 1) + p % 9 + 1 for p in PEERS[cell]}
-    return frozenset(same_cell | same_digit)
-
-
-_ALL_LABELS = [100 * n + 10 * r + c for n in range(1, 10) for r in range(1, 10) for c in range(1, 10)]
-#: LINKS[label]: the labels linked to it (structural, SPEC §1.3)
-LINKS: dict[int, frozenset[int]] = {lab: _linked_labels(lab) for lab in _ALL_LABELS}
 ALL_VARIABLE_IDS = tuple(100 * t + 10 * a + b for t in range(1, 5) for a in range(1, 10) for b in range(1, 10))
 
 _INIT_FUNCTION = """
@@ -167,8 +150,8 @@ class _Recorder:
         indices, coords = [int(x) for x in rest[:size]], [int(x) for x in rest[size:]]
         self.records.append([subset_pattern(size, unit, indices, coords), size, [int(target)], [], None])
 
-    def braid(self, level, target, rlcs, vid, left):
-        cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid), int(left))
+    def braid(self, level, target, rlcs, vid):
+        cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid))
         self.records.append(["braid", int(level), [int(target)], [], cells])
 
     def contradict(self, vid):
@@ -197,7 +180,7 @@ class Engine:
         self.env.define_function(lambda v, l: self._recorder.single(v, l), "sr-single")
         self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
         self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
-        self.env.define_function(lambda n, z, v, l, *s: self._recorder.braid(n, z, s, v, l), "sr-braid")
+        self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v), "sr-braid")
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
         self.env.add_router(_QuietRunLimit())
@@ -257,7 +240,7 @@ class Engine:
             reached = {v for x in LINKS[lab] & present for v in label_variables(x)} - own
             assert_touches(lab, *sorted(reached))
 
-    def _order_braid(self, target: int, rlcs: list[int], vid: int, left: int) -> list[int]:
+    def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
         """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
 
         Greedy: repeatedly take an rlc R that is the only candidate of some unused variable
@@ -303,7 +286,7 @@ class Engine:
                 remaining = []
         lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
         fresh = [x for x in lefts if x not in used_labels]
-        out += [vid, (fresh or lefts or [left])[0], 0]
+        out += [vid, (fresh or lefts)[0], 0]
         return out
 
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
@@ -343,7 +326,8 @@ class Engine:
         status = None
         braids = None
         if self.theory == "B":
-            braids = _BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(set(true_labels)))
+            solution_labels = set(true_labels)
+            braids = _BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels))
         while True:
             fired = env.run(RUN_CHUNK)
             if recorder.contradiction:

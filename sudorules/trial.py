@@ -16,12 +16,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-
-def variables_of(label: int) -> tuple[int, int, int, int]:
-    """The four CSP variable ids of a label 100n + 10r + c (see ``rules/templates.clp``)."""
-    n, r, c = label // 100, (label // 10) % 10, label % 10
-    b = 3 * ((r - 1) // 3) + (c - 1) // 3 + 1
-    return (100 + 10 * r + c, 200 + 10 * r + n, 300 + 10 * c + n, 400 + 10 * b + n)
+from .labels import label_variables
 
 
 class TrialState:
@@ -32,13 +27,13 @@ class TrialState:
         self.links = {lab: links[lab] & self.labels for lab in self.labels}
         self.members: dict[int, list[int]] = {}
         for lab in self.labels:
-            for v in variables_of(lab):
+            for v in label_variables(lab):
                 self.members.setdefault(v, []).append(lab)
 
     def contradiction_depth(self, target: int) -> Optional[int]:
         """The round in which assuming ``target`` empties a CSP variable, or None (see the module)."""
         compatible = {v: len(ls) for v, ls in self.members.items()}
-        decided = set(variables_of(target))  # variables that hold an assumed candidate
+        decided = set(label_variables(target))  # variables that hold an assumed candidate
         removed: set[int] = set()
         assumed = {target}
         frontier = [target]
@@ -54,7 +49,7 @@ class TrialState:
                     if x in removed or x in assumed:
                         continue
                     removed.add(x)
-                    for v in variables_of(x):
+                    for v in label_variables(x):
                         compatible[v] -= 1
                         touched.add(v)
             forced = []
@@ -68,5 +63,5 @@ class TrialState:
                 if lab not in assumed:
                     assumed.add(lab)
                     frontier.append(lab)
-                    decided.update(variables_of(lab))
+                    decided.update(label_variables(lab))
         return None
