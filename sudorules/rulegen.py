@@ -1,6 +1,8 @@
 """Build the CLIPS program of a theory: saliences, static rule files and per-length generated rules.
 
-The rule files live in ``rules/``.  Files with ``{...}`` fields (whips.clp, braids.clp) are
+The rule files live in the top-level ``rules/`` folder of the source tree and are installed as the
+package data of ``sudorules.rules``; they are read through :mod:`importlib.resources`, so the same code
+works from a checkout, an editable install and a wheel (nothing reads the source tree at run time).  Files with ``{...}`` fields (whips.clp, braids.clp) are
 templates filled here for every length (SPEC §7.5).  Saliences are computed by walking the
 simplest-first order of SPEC §5.3 from the top and decrementing a counter, then injected as
 defglobals (static files) or literals (generated rules).
@@ -8,9 +10,8 @@ defglobals (static files) or literals (generated rules).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+from functools import lru_cache
+from importlib import resources
 
 THEORIES = ("BRT", "W", "B", "SW")
 
@@ -41,8 +42,10 @@ def saliences(theory: str, max_length: int) -> dict[str, int]:
     return {name: 10000 - i for i, name in enumerate(salience_order(theory, max_length))}
 
 
+@lru_cache(maxsize=None)
 def _read(name: str) -> str:
-    return (RULES_DIR / name).read_text(encoding="utf-8")
+    """The text of one rule file of the ``sudorules.rules`` package."""
+    return resources.files("sudorules.rules").joinpath(name).read_text(encoding="utf-8")
 
 
 def _template(name: str) -> str:
