@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
+from .errors import SudorulesError
+
 DIGITS = range(1, 10)
 ROWS = range(1, 10)
 COLUMNS = range(1, 10)
@@ -22,7 +24,7 @@ Cell = int
 Digit = int
 
 
-class PuzzleError(ValueError):
+class PuzzleError(SudorulesError, ValueError):
     """A puzzle text that is not a valid Sudoku puzzle; the message gives the reason."""
 
 

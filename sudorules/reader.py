@@ -9,21 +9,33 @@ Accepted forms (SPEC §1.4, issue #2):
 * the multi-line grid: nine lines of nine grid characters each, optionally with ``|``, ``!``, ``+``,
   ``-`` and spaces, and border lines made only of layout characters.
 
-Blank lines and lines starting with ``#`` are skipped.  Every other line gives exactly one
-:class:`PuzzleRecord`, either a puzzle or the reason it is not one; a bad line never stops reading.
+Blank lines and lines starting with ``#`` are skipped, and so is a UTF-8 byte-order mark at the start
+of the input.  Every other line gives exactly one :class:`PuzzleRecord`, either a puzzle or the reason
+it is not one; a bad line never stops reading.  A line of 729 candidate characters (a pencilmark or
+"sukaku" puzzle) is recognised and named as such.
+
+Input *sources* (a file name, ``-`` for standard input, or a puzzle given on the command line) are
+checked before anything is read: a missing file, a directory, an unreadable file and an empty argument
+each raise an :class:`~sudorules.errors.InputError` with a one-line message.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, Union
 
+from .errors import InputError
 from .puzzle import Puzzle, PuzzleError
 
 GRID_CHARS = frozenset("123456789.0")
 LAYOUT_CHARS = frozenset(" \t|!+-=:")
+BOM = "\ufeff"
+#: grid characters of a pencilmark (sukaku) line: 9 candidate positions for each of the 81 cells
+PENCILMARK_LENGTH = 729
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,9 @@ def _scan(line: str) -> tuple[list[int], Optional[str], str]:
         if len(values) == 81:
             rest = line[position - 1:]
             if not rest[:1].isspace():
+                if sum(c in GRID_CHARS for c in line.split()[0]) == PENCILMARK_LENGTH:
+                    return values, ("pencilmark input (729 candidate characters, 9 per cell) is not "
+                                    "supported yet: give the puzzle as 81 grid characters"), ""
                 return values, "wrong length: more than 81 grid characters", ""
             return values, None, rest.strip()
         if char in GRID_CHARS:
@@ -101,6 +116,8 @@ def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM):]
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -130,15 +147,53 @@ def _record(number: int, text: str, values: list[int], tail: str) -> PuzzleRecor
         return PuzzleRecord(number, text, None, str(error), tail)
 
 
+def _shown(text: str, width: int = 60) -> str:
+    """A user's argument as shown in a message: cut when long, on one line."""
+    text = text.replace("\n", " ")
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def check_source(source: Union[str, Path]) -> None:
+    """Raise :class:`InputError` unless ``source`` is ``-`` or a readable file (a regular file, a FIFO,
+    a device such as ``/dev/stdin``): one line for an empty name, a missing file, a directory, an
+    unreadable file."""
+    name = str(source)
+    if name == "-":
+        return
+    if name == "":
+        raise InputError("the input is empty: give a puzzle, a file name or - for standard input")
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        raise InputError(f"{_shown(name)}: no such file") from None
+    except OSError as error:
+        raise InputError(f"{_shown(name)}: {error.strerror or error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{name}: is a directory, not a puzzle file")
+    if not os.access(name, os.R_OK):
+        raise InputError(f"{name}: permission denied")
+
+
+def _lines(handle: IO[str]) -> Iterator[str]:
+    with handle:
+        yield from handle
+
+
 def open_lines(source: Union[str, Path, IO[str]]) -> Iterator[str]:
-    """The lines of a file name, ``-`` (standard input) or an open text stream."""
+    """The lines of a file name, ``-`` (standard input) or an open text stream.
+
+    A file is checked and opened at once (:class:`InputError` here, not at the first line read);
+    undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash."""
     if hasattr(source, "read"):
-        yield from source  # type: ignore[misc]
-    elif str(source) == "-":
-        yield from sys.stdin
-    else:
-        with open(source, encoding="utf-8", errors="replace") as handle:
-            yield from handle
+        return iter(source)  # type: ignore[arg-type]
+    if str(source) == "-":
+        return iter(sys.stdin)
+    check_source(source)
+    try:
+        handle = open(source, encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise InputError(f"{source}: {error.strerror or error}") from None
+    return _lines(handle)
 
 
 def read_puzzle_file(source: Union[str, Path, IO[str]]) -> Iterator[PuzzleRecord]:
@@ -146,12 +201,37 @@ def read_puzzle_file(source: Union[str, Path, IO[str]]) -> Iterator[PuzzleRecord
     return read_puzzles(open_lines(source))
 
 
-def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
-    """Records for a CLI argument that is either a puzzle string or a file name (``-`` = stdin).
+def looks_like_puzzle(argument: str) -> bool:
+    """True when a command-line argument that names no file is meant as a puzzle: it starts with a
+    grid or layout character, holds at least 17 grid characters and no ``/``.  Anything else
+    (``nonexist.txt``, ``data/p.txt``) is taken as a file name that does not exist."""
+    text = argument.lstrip(BOM).strip()
+    return (bool(text) and (text[0] in GRID_CHARS or text[0] in LAYOUT_CHARS) and "/" not in text
+            and sum(c in GRID_CHARS for c in text) >= 17)
 
-    An argument that names an existing file, or is ``-``, is read as a file; otherwise it is parsed as
-    one puzzle, so ``sudorules check 4...3.....`` works.
+
+def names_file(argument: str) -> bool:
+    """True when a command-line argument is read as a file: ``-`` or an existing path."""
+    if argument == "-":
+        return True
+    try:
+        return os.path.lexists(argument)
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
+def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
+    """Records for a CLI argument that is either a puzzle or a file name (``-`` = stdin).
+
+    ``-`` and an existing path are read as a file (:func:`check_source` rejects directories and
+    unreadable files); otherwise an argument that :func:`looks_like_puzzle`, whatever its length (one
+    line, or the multi-line grid form), is parsed as puzzles, so ``sudorules check 4...3.....`` works;
+    anything else is a missing file.  Errors are :class:`InputError`, raised here, before any output.
     """
-    if argument == "-" or Path(argument).is_file():
+    if argument == "":
+        check_source(argument)
+    if names_file(argument):
         return read_puzzle_file(argument)
-    return read_puzzles([argument])
+    if looks_like_puzzle(argument):
+        return read_puzzles(argument.splitlines())
+    raise InputError(f"{_shown(argument)}: no such file (nor a puzzle: 81 grid characters, 1-9 and . or 0)")

@@ -1,12 +1,107 @@
-"""The ``sudorules`` command line: a thin layer over the library API, one module per command."""
+"""The ``sudorules`` command line: a thin layer over the library API, one module per command.
+
+Every command ends the same way (README "Exit statuses"): a :class:`~sudorules.errors.SudorulesError`
+is printed as one ``Error: ...`` line with its exit status; SIGINT and SIGTERM raise
+:class:`~sudorules.errors.Interrupted` in the main thread, which a command may catch to say what it
+kept, and which otherwise ends the run with ``interrupted`` and status 130 / 143; a closed standard
+output (``| head``) ends the run quietly; no Python traceback reaches the user (an unexpected one is
+reduced to one line, in full with ``SUDORULES_DEBUG=1``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from typing import Any, Optional
 
 import click
 
+from ..errors import EXIT_INVALID, EXIT_USAGE, Interrupted, SudorulesError
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+def _raise_interrupted(signum: int, _frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+def install_signal_handlers() -> dict[int, Any]:
+    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread (SIGTERM would otherwise kill
+    the process at once, with no chance to stop workers or say what was kept).  Returns the previous
+    handlers (nothing is installed outside the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, _raise_interrupted) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+
+def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":
+    """Print ``Error: message`` on stderr; return the exit to raise (``raise fail(...)``)."""
+    click.echo(f"Error: {message}", err=True)
+    return click.exceptions.Exit(code)
+
+
+def _quiet_broken_pipe() -> None:
+    """stdout was closed by its reader: point it at /dev/null so the final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+class _Main(click.Group):
+    """The command group, with the one place where errors and signals become exit statuses."""
+
+    def main(self, args: Optional[list[str]] = None, prog_name: Optional[str] = None, **extra: Any) -> Any:
+        extra.pop("standalone_mode", None)
+        previous = install_signal_handlers()
+        try:
+            status = super().main(args, prog_name or "sudorules", standalone_mode=False, **extra)
+            sys.exit(status if isinstance(status, int) else 0)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:  # click's own Ctrl-C at a prompt
+            click.echo("interrupted", err=True)
+            sys.exit(128 + signal.SIGINT)
+        except SudorulesError as error:
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(error.exit_code)
+        except (Interrupted, KeyboardInterrupt) as stop:
+            code = stop.exit_code if isinstance(stop, Interrupted) else 128 + signal.SIGINT
+            click.echo("interrupted", err=True)
+            sys.exit(code)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            sys.exit(EXIT_INVALID)
+        except Exception as error:  # a bug: one line for the user, the traceback on request
+            if os.environ.get("SUDORULES_DEBUG"):
+                raise
+            click.echo(f"Error: internal error: {type(error).__name__}: {error} "
+                       "(set SUDORULES_DEBUG=1 for the traceback, and please report it)", err=True)
+            sys.exit(EXIT_INVALID)
+        finally:
+            for signum, handler in previous.items():  # as they were (matters when called in-process)
+                signal.signal(signum, handler)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sudorules")
 def main() -> None:
-    """Solve, rate and generate Sudoku puzzles by resolution rules (SudoRules-compatible)."""
+    """Solve, rate and generate Sudoku puzzles by resolution rules (SudoRules-compatible).
+
+    \b
+    Exit statuses, the same for every command:
+      0    all fine
+      1    some input record is invalid (its row or line says why), or the run failed
+      2    bad arguments: an option value, a missing input, an output that cannot be written
+      3    solve: the theory could not finish a puzzle
+      4    solve: the time limit was reached
+      130  interrupted (Ctrl-C); 143 terminated (kill); complete output is kept
+    """
 
 
 # Each command module registers itself on `main` when imported.
@@ -17,3 +112,5 @@ from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
 from . import generate  # noqa: E402,F401
 from . import count  # noqa: E402,F401
+
+__all__ = ["EXIT_USAGE", "fail", "install_signal_handlers", "main"]

@@ -1,0 +1,50 @@
+"""The errors sudorules raises on purpose, and how the command line ends on each.
+
+Every error a user can cause (a bad puzzle, a missing file, an output that cannot be written) is a
+:class:`SudorulesError` whose message is one line naming what the user gave and why it fails; the
+command line prints it as ``Error: <message>`` and exits with the error's :attr:`exit_code`, never
+with a traceback.  An interruption (SIGINT, SIGTERM) is :class:`Interrupted`, a ``BaseException``
+like ``KeyboardInterrupt`` so that no ``except Exception`` swallows it on its way out.
+"""
+
+from __future__ import annotations
+
+import signal
+
+#: Exit statuses, the same for every command (README "Exit statuses").
+EXIT_OK = 0
+EXIT_INVALID = 1       #: some input record is invalid (or the run failed part-way)
+EXIT_USAGE = 2         #: bad arguments: an option value, a missing input file, an unwritable output
+EXIT_NOT_SOLVED = 3    #: solve: the theory could not finish a puzzle
+EXIT_TIMEOUT = 4       #: solve: the time limit was reached
+EXIT_SIGINT = 128 + signal.SIGINT    #: 130: interrupted (Ctrl-C)
+EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
+
+
+class SudorulesError(Exception):
+    """Base of the errors sudorules raises on purpose; the message is one line for the user."""
+
+    exit_code = EXIT_INVALID
+
+
+class InputError(SudorulesError):
+    """An input source that cannot be read: a missing file, a directory, an unreadable file, an
+    empty argument."""
+
+    exit_code = EXIT_USAGE
+
+
+class OutputError(SudorulesError):
+    """An output that cannot or must not be written (a missing directory, no permission, one of the
+    run's own input files); the message names the path as the user gave it."""
+
+    exit_code = EXIT_USAGE
+
+
+class Interrupted(BaseException):
+    """The run was stopped by a signal: SIGINT (exit status 130) or SIGTERM (143)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.exit_code = 128 + signum
