@@ -9,11 +9,21 @@ this input, and rates only what is missing.
 more memory or a longer time limit.  Their new rows are appended, with their row numbers, to a side
 file ``OUT.retry.csv`` as they come (so an interrupted retry resumes too), and the output is then
 rewritten once, under a temporary name renamed over it, with the new rows in place.
+
+One run at a time per output: a run holds an exclusive ``flock`` on its output file for as long as it
+writes (the kernel drops it with the process, even on SIGKILL), and a second run on the same output
+refuses at once.  When ``retry`` renames a rewritten file over the output, the new file is locked
+before the rename, so the output is never unlocked in between.  The input is checked before the
+output is created, and an output that is one of the inputs is refused.  An output that is not a
+regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly, like standard output:
+no resume, no lock.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import fcntl
 import io
 import os
 import sys
@@ -22,9 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from .pool import OrderedPool, cpu_count
+from .errors import EXIT_USAGE, Interrupted, OutputError, SudorulesError
+from .output import check_output, is_stream, open_output, stream_descriptor
+from .pool import OrderedPool, cpu_count, default_memory_limit
 from .rating import RatingRow, Rater, header, record_failed_row
-from .reader import PuzzleRecord, read_puzzle_file
+from .reader import PuzzleRecord, check_source, read_puzzle_file
 
 
 def csv_line(cells: Sequence[str]) -> str:
@@ -34,8 +46,48 @@ def csv_line(cells: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-class BatchError(Exception):
-    """A batch that cannot start or resume (e.g. an output written for another input)."""
+class BatchError(SudorulesError):
+    """A batch that cannot start or resume (e.g. an output written for another input, or one that
+    another run is writing): an output the user must change, so exit status 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class OutputLock:
+    """An exclusive ``flock`` on the file at ``path``, held while a run writes it.
+
+    The lock belongs to the open file, so the kernel releases it when the process ends in any way;
+    a second run asking for it is refused at once (no waiting)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd: Optional[int] = None
+
+    def acquire(self) -> "OutputLock":
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)  # 0o666 less the umask, like open()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(fd)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise BatchError(f"{self.path} is being written by another 'sudorules rate' run: wait for it "
+                                 "to end, or choose another -o") from None
+            raise
+        self.fd = fd
+        return self
+
+    def replace_with(self, temporary: Path) -> None:
+        """Lock ``temporary``, rename it over the locked file and keep the lock on it."""
+        fd = os.open(temporary, os.O_RDWR)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows this file: never waits
+        os.replace(temporary, self.path)
+        self.release()
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
@@ -71,6 +123,12 @@ class BatchSummary:
     seconds: float = 0.0
     workers_replaced: int = 0
     retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
+    total: Optional[int] = None  #: puzzle records in the input, where it can be counted ahead
+
+    @property
+    def rows(self) -> int:
+        """Rows in the output now: those kept from an earlier run and those rated by this one."""
+        return self.skipped + self.rated
 
     def count(self, row: RatingRow) -> None:
         """Count one newly rated row."""
@@ -90,7 +148,7 @@ def _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler) -> Ca
 
 
 def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
-                summary: BatchSummary) -> None:
+                summary: BatchSummary, lock: OutputLock) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
     (see the module docstring: a side file keeps them until the output is rewritten)."""
     columns = header(ratings)
@@ -106,7 +164,7 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
     for index, record in enumerate(_checked(read_puzzle_file(source), done)):
         if index in wanted and index not in finished:
             todo.append((index, record))
-    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
         if os.fstat(fd).st_size == 0:
             os.write(fd, csv_line(["row", *columns]).encode())
@@ -120,12 +178,17 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
     for index, cells in finished.items():
         done[index] = cells
     temporary = Path(str(path) + ".tmp")
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
-        handle.write(csv_line(columns))
-        handle.writelines(csv_line(row) for row in done)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(csv_line(columns))
+            handle.writelines(csv_line(row) for row in done)
+            handle.flush()
+            os.fchmod(handle.fileno(), os.stat(path).st_mode & 0o7777)
+            os.fsync(handle.fileno())
+        lock.replace_with(temporary)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     side.unlink()
     summary.retried = len(finished)
 
@@ -139,7 +202,10 @@ def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Opti
 def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
                  max_length: int = 36, time_limit: Optional[float] = None,
                  memory_limit: Optional[int] = None) -> Iterator[RatingRow]:
-    """Rate records on ``jobs`` worker processes (default: all cores); yield rows in input order."""
+    """Rate records on ``jobs`` worker processes (default: all cores); yield rows in input order.
+
+    ``memory_limit``: bytes each worker may grow past its loaded rules (None: the available memory
+    shared by the workers, :func:`~sudorules.pool.default_memory_limit`; 0: no limit)."""
     ratings = tuple(ratings)
 
     def on_failure(record: PuzzleRecord, kind: str, detail: str) -> RatingRow:
@@ -149,60 +215,85 @@ def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",
 
     # The hard limit is a backstop: the engine stops itself at time_limit and reports "timeout".
     hard_limit = None if time_limit is None else 2 * time_limit + 10
-    pool = OrderedPool(_make_rater_handle, (ratings, max_length, time_limit), jobs or cpu_count(),
-                       on_failure, task_timeout=hard_limit, memory_limit=memory_limit)
+    jobs = jobs or cpu_count()
+    if memory_limit is None:
+        memory_limit = default_memory_limit(jobs)
+    pool = OrderedPool(_make_rater_handle, (ratings, max_length, time_limit), jobs,
+                       on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
     yield from pool.imap(enumerate(records))
 
 
 def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
               max_length: int = 36, time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
               progress: bool = True, scheduler: Optional[str] = None, retry: Sequence[str] = ()) -> BatchSummary:
-    """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None).
+    """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None or ``-``).
 
     With an output file, resumes: rows already there are kept and their puzzles skipped, except
     those whose status is in ``retry``, which are rated again and replaced.  An output name ending
     in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
     written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
-    dask.distributed cluster instead of local worker processes.
+    dask.distributed cluster instead of local worker processes.  ``memory_limit`` (bytes) caps each
+    local worker's growth; 0 means no cap.
+
+    On SIGINT / SIGTERM (:class:`Interrupted`), the workers are stopped, every row written is
+    complete, and the exception goes on with the run's summary in its ``summary`` attribute.
     """
+    if str(source) != "-":
+        check_source(source)  # before any output file is created
+    if output == "-":
+        output = None
+    check_output(output, inputs=[source])
     if output is not None and output.endswith(".parquet"):
         return _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit,
                                 progress, scheduler, retry)
+    if retry and (output is None or is_stream(output)):
+        raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
     columns = header(ratings)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
     rate = _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler)
-    if retry:
-        if output is None:
-            raise BatchError("--retry needs the output file (-o) whose rows are to be rated again")
-        _retry_rows(source, Path(output), ratings, set(retry), rate, summary)
-    records = read_puzzle_file(source)
-    if output is None:
-        handle_fd = sys.stdout.fileno()
-        sys.stdout.flush()
-        os.write(handle_fd, csv_line(columns).encode())
-    else:
-        path = Path(output)
-        done = completed_rows(path, columns)
-        handle_fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        if not done and path.stat().st_size == 0:
-            os.write(handle_fd, csv_line(columns).encode())
-        records = _skip_done(records, done)
-        summary.skipped = len(done) - summary.retried  # rows kept as they were
-    total = _count_records(source) if progress and source != "-" else None
-    bar = _progress_bar(total, summary.skipped) if progress else None
+    lock: Optional[OutputLock] = None
+    handle_fd: Optional[int] = None
+    bar = None
     try:
+        if output is None or is_stream(output):
+            handle_fd = stream_descriptor(output or "-")
+            os.write(handle_fd, csv_line(columns).encode())
+            records = read_puzzle_file(source)
+        else:
+            path = Path(output)
+            lock = OutputLock(path).acquire()
+            if retry:
+                _retry_rows(source, path, ratings, set(retry), rate, summary, lock)
+            done = completed_rows(path, columns)
+            handle_fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            if not done and path.stat().st_size == 0:
+                os.write(handle_fd, csv_line(columns).encode())
+            records = _skip_done(read_puzzle_file(source), done)
+            summary.skipped = len(done) - summary.retried  # rows kept as they were
+        summary.total = _count_records(source) if source != "-" else None
+        bar = _progress_bar(summary.total, summary.skipped) if progress else None
         for row in rate(records):
             os.write(handle_fd, csv_line(row.values(ratings)).encode("utf-8"))
             summary.count(row)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(", ".join(f"{k} {v}" for k, v in summary.statuses.items()), refresh=False)
+    except Interrupted as stop:
+        summary.seconds = time.perf_counter() - started
+        stop.summary = summary  # type: ignore[attr-defined]
+        raise
+    except OSError as error:
+        if error.filename is None or str(error.filename) in (str(output), str(output) + ".retry.csv"):
+            raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
+        raise
     finally:
         if bar is not None:
             bar.close()
-        if output is not None:
+        if handle_fd is not None:
             os.close(handle_fd)
+        if lock is not None:
+            lock.release()
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -220,9 +311,8 @@ def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memo
     table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
     for column in ["clues", *ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
-    temporary = output + ".tmp"
-    table.to_parquet(temporary, index=False)
-    os.replace(temporary, output)
+    with open_output(output, binary=True, inputs=[source]) as stream:
+        table.to_parquet(stream, index=False)
     os.remove(partial)
     return summary
 

@@ -45,8 +45,11 @@ def _apply(state: ResolutionState, step: Step) -> None:
         state.assert_value(candidate)
 
 
-def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None) -> Iterator[str]:
-    """The lines of the printed path: puzzle, counts, steps with the intermediate states, the end."""
+def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0) -> Iterator[str]:
+    """The lines of the printed path: puzzle, counts, steps with the intermediate states, the end.
+
+    ``number`` is the puzzle's number in the ``PUZZLE n IS SOLVED`` line: SudoRules prints 0 for a
+    puzzle given alone and the puzzle's rank for a puzzle read from a file."""
     puzzle = puzzle if puzzle is not None else resolution.puzzle
     state = ResolutionState(puzzle)
     yield str(puzzle)
@@ -69,26 +72,26 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None) -> Itera
             yield ""
         yield step.text()
         _apply(state, step)
-    yield from _ending(resolution, state)
+    yield from _ending(resolution, state, number)
 
 
-def _ending(resolution: Resolution, state: ResolutionState) -> Iterator[str]:
+def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> Iterator[str]:
     theory = resolution.theory
     if resolution.status == "solved":
-        yield f"PUZZLE 0 IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}"
+        yield f"PUZZLE {number} IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}"
         yield format_grid([str(v) for v in state.values])
         yield f"{theory} = {resolution.rating}"
     elif resolution.status == "contradiction":
-        yield f"PUZZLE 0 HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
+        yield f"PUZZLE {number} HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
     else:
         if resolution.status == "timeout":
             yield f"TIME LIMIT REACHED after {resolution.seconds:.2f}s."
-        yield f"PUZZLE 0 IS NOT SOLVED. {state.missing_values()} VALUES MISSING."
+        yield f"PUZZLE {number} IS NOT SOLVED. {state.missing_values()} VALUES MISSING."
         yield "Final resolution state:"
         yield from state.grid_text().splitlines()
         yield f"{state.candidate_count()} candidates."
 
 
-def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None) -> str:
+def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0) -> str:
     """The whole printed path as one string (lines joined by newlines, final newline included)."""
-    return "\n".join(path_lines(resolution, puzzle)) + "\n"
+    return "\n".join(path_lines(resolution, puzzle, number)) + "\n"

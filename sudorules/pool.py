@@ -7,17 +7,27 @@ by the caller's ``on_failure`` and the batch goes on.
 
 Why not ``multiprocessing.Pool`` or ``concurrent.futures``: the first hangs when a worker dies and the
 second breaks the whole executor; neither lets us kill one stuck task and carry on.
+
+Workers never outlive the pool's process: each asks the kernel to kill it when its parent dies
+(``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux; elsewhere a thread polls the parent's pid), so even a
+SIGKILL of the main process leaves no orphan holding gigabytes and the output file.  Workers ignore
+SIGINT (Ctrl-C reaches the whole process group; the parent decides) and the pool kills them at once
+when the parent is interrupted.
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator, Optional
+
+from .errors import SudorulesError
 
 #: A worker factory: called once in each worker process with the pool's ``init_args``; returns the
 #: function that handles one task.
@@ -33,8 +43,68 @@ def _address_space() -> int:
         return 0
 
 
-def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, memory_limit: Optional[int]) -> None:
-    handle = factory(*init_args)
+class PoolError(SudorulesError):
+    """The pool cannot run: a worker failed while starting (before it handled any task)."""
+
+
+def available_memory() -> Optional[int]:
+    """The memory the kernel says is available for new work (``MemAvailable``), in bytes; None where
+    /proc/meminfo is absent."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def default_memory_limit(jobs: int) -> Optional[int]:
+    """The default per-worker memory limit in bytes: the available memory shared by the workers.
+
+    Without a limit, two B workers on B9-B10 puzzles take 20 GB, and on a smaller machine the
+    kernel's OOM killer picks a victim, possibly the main process, instead of the puzzle ending as a
+    ``memory`` row."""
+    available = available_memory()
+    return None if available is None else max(available // max(1, jobs), 256 * 2**20)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker die when the process that started it dies, however that one ends."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        if libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl failed")
+    except (OSError, AttributeError):  # not Linux: poll (a CLIPS run releases the GIL, so this runs)
+        def watch() -> None:
+            while True:
+                time.sleep(1.0)
+                if os.getppid() != parent:
+                    os._exit(1)
+        threading.Thread(target=watch, name="sudorules-parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
+
+
+def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, memory_limit: Optional[int],
+                 parent: int) -> None:
+    # A forked worker inherits the parent's Python signal handlers; it must not raise the parent's
+    # Interrupted, nor print a KeyboardInterrupt traceback when Ctrl-C reaches the process group.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(parent)
+    try:
+        handle = factory(*init_args)
+    except Exception as error:  # e.g. rule files that cannot be read: the parent says it in one line
+        try:
+            conn.send(("failed", f"{type(error).__name__}: {error}"))
+        except (EOFError, OSError):
+            pass
+        return
     if memory_limit:
         # The limit is on growth past the loaded state: a forked worker starts with its parent's
         # address space, which has nothing to do with what one task needs.
@@ -42,19 +112,22 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, mem
 
         cap = _address_space() + memory_limit
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    conn.send(("ready", None))
-    while True:
-        task = conn.recv()
-        if task is None:
-            return
-        index, payload = task
-        try:
-            result = ("ok", handle(payload))
-        except MemoryError:
-            result = ("memory", None)
-        except Exception as error:  # reported to the parent, which records it and goes on
-            result = ("error", f"{type(error).__name__}: {error}")
-        conn.send((index, result))
+    try:
+        conn.send(("ready", None))
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            index, payload = task
+            try:
+                result = ("ok", handle(payload))
+            except MemoryError:
+                result = ("memory", None)
+            except Exception as error:  # reported to the parent, which records it and goes on
+                result = ("error", f"{type(error).__name__}: {error}")
+            conn.send((index, result))
+    except (EOFError, OSError):  # the parent is gone or closed the pipe: nothing left to do
+        return
 
 
 @dataclass
@@ -94,8 +167,8 @@ class OrderedPool:
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, self.factory, self.init_args, self.memory_limit),
-                                    daemon=True)
+        process = self._ctx.Process(target=_worker_main, daemon=True,
+                                    args=(child, self.factory, self.init_args, self.memory_limit, os.getpid()))
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -113,6 +186,7 @@ class OrderedPool:
         retry: list[tuple[int, Any]] = []  # tasks whose worker died before receiving them
         results: dict[int, Any] = {}
         self._workers = [self._spawn() for _ in range(self.jobs)]
+        finished = False
         try:
             while True:
                 for worker in self._workers:
@@ -133,12 +207,14 @@ class OrderedPool:
                 if not order and not retry and all(w.task is None for w in self._workers):
                     task = next(pending, None)
                     if task is None:
+                        finished = True
                         return
                     retry.append(task)
                     continue
                 self._step(results, retry)
         finally:
-            self.close()
+            # Interrupted, or the consumer stopped early: the workers' tasks are of no use any more.
+            self.close(kill=not finished)
 
     def _step(self, results: dict[int, Any], retry: list[tuple[int, Any]]) -> None:
         """Wait for messages or deaths, record results, kill overdue workers and replace dead ones."""
@@ -153,6 +229,8 @@ class OrderedPool:
                 if message is not None:
                     if message[0] == "ready":
                         worker.ready = True
+                    elif message[0] == "failed":
+                        raise PoolError(f"a worker failed while starting: {message[1]}")
                     else:
                         index, (kind, value) = message
                         results[index] = value if kind == "ok" else self.on_failure(worker.task[1], kind, value or "")
@@ -167,15 +245,21 @@ class OrderedPool:
             if failure is None:
                 continue
             if not worker.ready:
-                raise RuntimeError(f"a worker failed while starting: {failure[1]}")
+                raise PoolError(f"a worker failed while starting ({failure[1]}); "
+                                "run 'sudorules solve' on one puzzle to see why")
             if worker.task is not None:
                 results[worker.task[0]] = self.on_failure(worker.task[1], *failure)
             self._retire(worker)
             self._workers[i] = self._spawn()
             self.replaced += 1
 
-    def close(self) -> None:
-        """Stop every worker."""
+    def close(self, kill: bool = False) -> None:
+        """Stop every worker: ask idle ones to end, kill the rest (all of them at once with ``kill``)."""
+        if kill:
+            for worker in self._workers:
+                self._retire(worker)
+            self._workers = []
+            return
         for worker in self._workers:
             try:
                 worker.conn.send(None)

@@ -182,4 +182,4 @@ def test_retry_rates_failed_rows_again_in_place_and_resumes_from_its_side_file(c
     assert after[4][2:4] == ["6", "solved"] and float(after[4][4]) > 0.05  # rated again
     for i in (1, 3, 5):  # the solved rows are untouched
         assert after[i] == before[i]
-    assert "rated 1 puzzles" in result.output and "2 earlier rows replaced" in result.output
+    assert "rated 1 puzzle in" in result.output and "2 earlier rows replaced" in result.output

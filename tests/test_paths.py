@@ -107,8 +107,11 @@ def test_solve_exit_statuses(cb001):
     assert several.returncode == 1 and several.stderr.strip().endswith("several solutions")
     assert len(several.stderr.strip().splitlines()) == 1
 
-    bad = _solve("12x")
-    assert bad.returncode == 1 and "bad character" in bad.stderr
+    bad = _solve("12x" + "." * 78)  # a puzzle with a bad character: exit 1, the reason named
+    assert bad.returncode == 1 and "bad character 'x' at column 3" in bad.stderr
+
+    missing = _solve("12x")  # too short for a puzzle: a file name that does not exist
+    assert missing.returncode == 2 and "12x: no such file" in missing.stderr
 
 
 def test_time_limit_really_stops_the_run(cb001):

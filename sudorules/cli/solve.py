@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from typing import Optional
 
 import click
 
+from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, SudorulesError
 from ..path import format_path
-from . import main
-from ..reader import records_from_argument
+from ..reader import names_file, records_from_argument
 from ..validation import uniqueness_problem
-from ..watchdog import hard_limit, stop_after
+from ..watchdog import hard_limit, heartbeat, stop_after
+from . import main
 
-#: Exit statuses: 0 solved; 1 invalid puzzle (unreadable, no or several solutions);
-#: 3 the theory cannot finish it (partial path printed); 4 time limit reached.
-EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT = 1, 3, 4
 THEORIES = ["W", "B", "SW", "BRT"]
+#: seconds between two "still solving" lines on stderr (with --progress)
+HEARTBEAT_SECONDS = 10.0
 
 
 @main.command()
@@ -32,20 +34,35 @@ THEORIES = ["W", "B", "SW", "BRT"]
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=7, show_default=True,
               help="B: from this level on, the longest partial braids are kept for one target at a time "
                    "(far less memory; whips of a level then come before braids of these lengths). 37: never.")
-def solve(source: str, theory: str, max_length: int, time_limit: float | None, verify: bool,
-          lean_braids_from: int) -> None:
+@click.option("--progress/--no-progress", default=None,
+              help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
+                   "run is at [default: when stderr is a terminal].")
+def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool,
+          lean_braids_from: int, progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
 
+    A puzzle given on the command line is PUZZLE 0, as in SudoRules; the puzzles of a file are
+    numbered 1, 2, ... in file order.
+
+    \b
     Exit status: 0 all solved; 1 an invalid puzzle (bad line, no or several solutions);
-    3 the theory could not finish a puzzle (its partial path and remaining candidates are printed);
-    4 the time limit was reached.
+    2 bad arguments (no such file...); 3 the theory could not finish a puzzle (its partial path
+    and remaining candidates are printed); 4 the time limit was reached; 130 / 143 interrupted
+    (the paths printed so far are complete).
     """
     from ..checker import replay
     from ..engine import Engine
 
+    records = records_from_argument(source)
+    numbered = names_file(source)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    where = {"line": 0, "level": 0, "done": 0}
+    _stop_cleanly_on_signals(where)
     engine = None
     status = 0
-    for record in records_from_argument(source):
+    for rank, record in enumerate(records, start=1):
+        where["line"] = record.line
         if record.puzzle is None:
             click.echo(f"line {record.line}: {record.error}", err=True)
             status = max(status, EXIT_INVALID)
@@ -57,27 +74,59 @@ def solve(source: str, theory: str, max_length: int, time_limit: float | None, v
             continue
         if engine is None:
             engine = Engine(theory=theory, max_length=max_length, lean_braids_from=lean_braids_from)
-        with stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
+            engine.level_hook = lambda level: where.__setitem__("level", level)
+        where["level"] = 0
+        beat = heartbeat(HEARTBEAT_SECONDS if progress else None,
+                         lambda seconds: (f"line {where['line']}: still solving under {theory}, "
+                                          f"level {where['level']}, {seconds:.0f} s"),
+                         _say)
+        with beat, stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
             resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
-        sys.stdout.write(format_path(resolution, record.puzzle))
+        sys.stdout.write(format_path(resolution, record.puzzle, rank if numbered else 0))
+        sys.stdout.flush()
+        where["done"] += 1
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
             if not report.ok:
                 index, text, problem = report.problems[0]
-                raise click.ClickException(f"line {record.line}: step {index + 1} failed verification: {text}: {problem}")
+                raise SudorulesError(f"line {record.line}: step {index + 1} failed verification: {text}: {problem}")
             click.echo(f"verified: {report.steps_checked} steps", err=True)
         if resolution.status == "timeout":
             status = max(status, EXIT_TIMEOUT)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
-    sys.exit(status)
+    raise click.exceptions.Exit(status)
 
 
-def _time_is_up(line: int, time_limit: float | None):
+def _say(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def _stop_cleanly_on_signals(where: dict) -> None:
+    """SIGINT / SIGTERM end ``solve`` at once with one line and status 130 / 143.
+
+    Raising an exception (the other commands' way) does not work here: the signal is handled in the
+    middle of a CLIPS run, inside one of the rules' Python callbacks, where cffi prints and ignores
+    any exception ("Exception ignored from cffi callback") and CLIPS carries on.  The paths printed
+    so far are complete: each one is written and flushed whole."""
+    def stop(signum: int, _frame) -> None:
+        try:
+            sys.stdout.flush()  # complete paths only: each is written whole, then flushed
+        except (OSError, ValueError):
+            pass
+        _say(f"interrupted at input line {where['line']} after {where['done']} "
+             f"puzzle{'' if where['done'] == 1 else 's'}")
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _time_is_up(line: int, time_limit: Optional[float]):
     """The watchdog's action: the run could not stop itself in time (a level switch in progress)."""
     def stop() -> None:
         sys.stdout.flush()
-        sys.stderr.write(f"line {line}: time limit of {time_limit:g} s reached during a level switch; stopped\n")
-        sys.stderr.flush()
+        _say(f"line {line}: time limit of {time_limit:g} s reached during a level switch; stopped")
         os._exit(EXIT_TIMEOUT)
     return stop
