@@ -257,24 +257,24 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
     bar = None
     try:
         if output is None or is_stream(output):
-            handle_fd = stream_descriptor(output or "-")
-            os.write(handle_fd, csv_line(columns).encode())
+            handle_fd = _opened(lambda: stream_descriptor(output or "-"), output)
+            _write(handle_fd, csv_line(columns), output)
             records = read_puzzle_file(source)
         else:
             path = Path(output)
-            lock = OutputLock(path).acquire()
+            lock = _opened(OutputLock(path).acquire, output)
             if retry:
                 _retry_rows(source, path, ratings, set(retry), rate, summary, lock)
             done = completed_rows(path, columns)
-            handle_fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
             if not done and path.stat().st_size == 0:
-                os.write(handle_fd, csv_line(columns).encode())
+                _write(handle_fd, csv_line(columns), output)
             records = _skip_done(read_puzzle_file(source), done)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
         summary.total = _count_records(source) if source != "-" else None
         bar = _progress_bar(summary.total, summary.skipped) if progress else None
         for row in rate(records):
-            os.write(handle_fd, csv_line(row.values(ratings)).encode("utf-8"))
+            _write(handle_fd, csv_line(row.values(ratings)), output)
             summary.count(row)
             if bar is not None:
                 bar.update(1)
@@ -282,10 +282,6 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
     except Interrupted as stop:
         summary.seconds = time.perf_counter() - started
         stop.summary = summary  # type: ignore[attr-defined]
-        raise
-    except OSError as error:
-        if error.filename is None or str(error.filename) in (str(output), str(output) + ".retry.csv"):
-            raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
         raise
     finally:
         if bar is not None:
@@ -296,6 +292,25 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
             lock.release()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _opened(opener: Callable, output: Optional[str]):
+    """``opener()``, its OSError turned into a one-line :class:`OutputError` naming ``output``."""
+    try:
+        return opener()
+    except OSError as error:
+        raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
+
+
+def _write(fd: int, line: str, output: Optional[str]) -> None:
+    """Write one row with one ``write`` call (so a kill leaves only complete rows); an OSError (a full
+    disk, a closed pipe) becomes a one-line :class:`OutputError` naming ``output``."""
+    try:
+        os.write(fd, line.encode("utf-8"))
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
 
 
 def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit, progress,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Optional, Sequence
 
+from .errors import SudorulesError
 from .rating import Rater, RatingRow, record_failed_row
 from .reader import PuzzleRecord
 
@@ -42,6 +43,10 @@ def _chunks(records: Iterable[PuzzleRecord], size: int) -> Iterator[list[PuzzleR
         yield chunk
 
 
+#: seconds to wait for the scheduler before giving up with one line
+CONNECT_SECONDS = 20
+
+
 def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, ratings: Sequence[str] = ("W",),
                             max_length: int = 36, time_limit: Optional[float] = None,
                             chunk_size: int = 16) -> Iterator[RatingRow]:
@@ -54,7 +59,13 @@ def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, rat
     from distributed.scheduler import KilledWorker
 
     ratings = tuple(ratings)
-    client = Client(scheduler) if isinstance(scheduler, str) else scheduler
+    if isinstance(scheduler, str):
+        try:
+            client = Client(scheduler, timeout=CONNECT_SECONDS)
+        except (OSError, TimeoutError) as error:
+            raise SudorulesError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+    else:
+        client = scheduler
     try:
         threads = max(1, sum(client.nthreads().values()))
         in_flight: deque = deque()
