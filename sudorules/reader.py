@@ -169,7 +169,7 @@ def check_source(source: Union[str, Path]) -> None:
     except OSError as error:
         raise InputError(f"{_shown(name)}: {error.strerror or error}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise InputError(f"{name}: is a directory, not a puzzle file")
+        raise InputError(f"{name}: is a directory, not a file")
     if not os.access(name, os.R_OK):
         raise InputError(f"{name}: permission denied")
 

@@ -1,6 +1,9 @@
 """The ``stats`` and ``compare`` commands through click's CliRunner: outputs and clean errors."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -52,16 +55,17 @@ def test_compare_text_and_json(files):
     assert data["differ"] == 2 and [d["line"] for d in data["differences"]] == [4, 6]
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--column", "SER=missing.txt"], "no such file"),
-    (["--column", "SER"], "NAME=FILE"),
-    (["--log", "W"], "values are <= 0"),
-    (["--log", "nope"], "unknown column"),
+@pytest.mark.parametrize("extra, message, status", [
+    (["--column", "SER=missing.txt"], "no such file", 2),
+    (["--column", "SER"], "NAME=FILE", 2),
+    (["--log", "W"], "values are <= 0", 1),
+    (["--log", "nope"], "unknown column", 2),
+    (["--rating", "nope"], "--rating nope: no such numeric column", 2),
 ])
-def test_stats_bad_inputs(files, extra, message):
+def test_stats_bad_inputs(files, extra, message, status):
     extra = [e.replace("missing.txt", str(files / "missing.txt")) for e in extra]
     result = run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", *extra)
-    assert result.exit_code != 0
+    assert result.exit_code == status
     assert message in result.output
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
 
@@ -78,7 +82,8 @@ def test_misaligned_and_non_numeric_files(files):
 
 def test_compare_unknown_column(files):
     result = run("compare", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--ratings", "W", "B")
-    assert result.exit_code != 0 and "unknown column 'B'" in result.output and result.output.count("\n") == 1
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "unknown column 'B' (numeric columns: clues, W)" in result.output
 
 
 def test_plot_writes_a_png(files, tmp_path):
@@ -93,12 +98,279 @@ def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
     result = run("stats", files / "puzzles.txt", "--plot", tmp_path / "x.png")
-    assert result.exit_code != 0 and "pip install 'sudorules[plot]'" in result.output
+    assert result.exit_code == 1 and "pip install 'sudorules[plot]'" in result.output
+    assert result.output.count("\n") == 1
     assert not (tmp_path / "x.png").exists()
 
 
 def test_empty_inputs(tmp_path):
-    assert "no input" in run("stats").output
+    result = run("stats")
+    assert result.exit_code == 2 and "no input" in result.output
     (tmp_path / "empty.csv").write_text("puzzle,clues,W,status\n")
     result = run("stats", tmp_path / "empty.csv")
-    assert result.exit_code != 0 and "no puzzle rows" in result.output
+    assert result.exit_code == 1
+    assert result.output == f"Error: {tmp_path / 'empty.csv'}: no puzzle to count (no rows)\n"
+
+
+# ---------------------------------------------------------------- issue 10: dependable at the edges
+
+RATE = "puzzle,clues,W,B,status,seconds,error\n"
+CHECK = "puzzle,clues,solutions,minimal,solution,error\n"
+
+
+def rate_csv(rows):
+    """A CSV as `sudorules rate` writes it; ``rows`` are (clues, W, B, status, seconds)."""
+    return RATE + "".join(f"{puzzle_with(n) if n else 'bad'},{n or ''},{w},{b},{s},{t},"
+                          f"{'' if s == 'solved' else 'why'}\n" for n, w, b, s, t in rows)
+
+
+# seconds grow with W but not exactly; as a rating they would enter the correlations
+RATED = [(25, 0, 0, "solved", 0.5), (25, 2, 2, "solved", 9.0), (26, 1, 1, "solved", 1.0),
+         (26, 3, 2, "solved", 30.0), (27, 4, 3, "solved", 12.0), (26, 2, 2, "solved", 2.5)]
+
+
+@pytest.fixture
+def rated(tmp_path):
+    path = tmp_path / "rated.csv"
+    path.write_text(rate_csv(RATED))
+    return path
+
+
+def test_seconds_is_not_a_rating(rated):
+    data = json.loads(run("stats", rated, "--json").output)
+    assert data["correlation"]["columns"] == ["clues", "W", "B"]
+    assert set(data["mean_distance"]["raw"]) == {"W", "B"}
+    assert set(data["columns"]) == {"clues", "W", "B"} and set(data["level_distributions"]) == {"W", "B"}
+    assert data["rating_columns"] == ["W", "B"] and data["other_columns"] == ["seconds"]
+    text = run("stats", rated).output
+    correlations = text[text.index("Correlation (raw"):]
+    assert "seconds" not in correlations and "W" in correlations and "B" in correlations
+    assert "Not rating columns, no statistics: seconds" in text
+    # asked for, it is a rating
+    data = json.loads(run("stats", rated, "--json", "--rating", "seconds").output)
+    assert data["correlation"]["columns"] == ["clues", "W", "B", "seconds"]
+    assert set(data["mean_distance"]["raw"]) == {"W", "B", "seconds"}
+
+
+def test_solutions_of_a_check_csv_is_not_a_rating(tmp_path):
+    path = tmp_path / "checked.csv"
+    path.write_text(CHECK + f"{puzzle_with(25)},25,1,true,,\n{puzzle_with(26)},26,2,false,,\n"
+                    f"{puzzle_with(27)},27,1,true,,\nbad,,,,,wrong length: 3 grid characters\n")
+    result = run("stats", path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data["columns"]) == ["clues"] and data["correlation"] is None and data["mean_distance"] is None
+    assert data["other_columns"] == ["solutions"]
+    assert data["not_counted"]["invalid"] == {"count": 1, "lines": [{"source": str(path), "line": 5}]}
+
+
+def test_a_column_option_is_a_rating_whatever_its_name(files):
+    (files / "cands.txt").write_text("".join(f"{180 + i}\n" for i in range(len(ROWS))))
+    data = json.loads(run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}",
+                          "--column", f"nbcands={files / 'cands.txt'}", "--json").output)
+    assert data["correlation"]["columns"] == ["clues", "W", "nbcands"]
+
+
+def test_compare_accepts_any_numeric_column_named(rated):
+    result = run("compare", rated, "--ratings", "W", "seconds", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["compared"] == len(RATED)
+    result = run("compare", rated, "--ratings", "W", "SER")
+    assert result.exit_code == 2
+    assert result.output == "Error: unknown column 'SER' (numeric columns: clues, W, B, seconds)\n"
+
+
+def test_compare_with_no_puzzle_having_both(tmp_path):
+    path = tmp_path / "rated.csv"
+    path.write_text("puzzle,W,B\n" + f"{puzzle_with(25)},1,\n{puzzle_with(26)},,2\n")
+    result = run("compare", path, "--ratings", "W", "B")
+    assert result.exit_code == 1 and result.output.startswith("Error: no puzzle has both W and B")
+    assert result.output.count("\n") == 1
+
+
+def test_lines_not_counted_are_named(tmp_path):
+    rows = [(25, 1, 1, "solved", 1.0)] * 3 + [(0, "", "", "invalid", "")] * 12 + [(26, "", "", "timeout", 60)]
+    path = tmp_path / "rated.csv"
+    path.write_text(rate_csv(rows))
+    result = run("stats", path)
+    assert result.exit_code == 0, result.output
+    assert ("13 rows not counted in the ratings' statistics: invalid at lines 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 "
+            "and 2 more (no clue count: counted nowhere); timeout at line 17") in result.output
+    data = json.loads(run("stats", path, "--json").output)
+    assert data["not_counted"]["invalid"]["count"] == 12 and len(data["not_counted"]["invalid"]["lines"]) == 10
+
+
+def test_unreadable_csv_row_is_named_not_fatal(tmp_path):
+    path = tmp_path / "rated.csv"
+    path.write_text(RATE + f"{puzzle_with(25)},25,1,1,solved,0.1,\n\n{puzzle_with(26)},26,2\n"
+                    f"{puzzle_with(27)},27,3,3,solved,0.1,\n")
+    data = json.loads(run("stats", path, "--json").output)
+    assert data["not_counted"]["unreadable"]["lines"] == [{"source": str(path), "line": 4}]
+    assert data["columns"]["clues"]["count"] == 2 and data["columns"]["W"]["raw"]["mean"] == 2.0
+
+
+def test_stdin(rated):
+    text = rated.read_text()
+    result = CliRunner().invoke(main, ["stats", "-", "--json"], input=text)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["sources"] == ["stdin"] and data["columns"]["W"]["count"] == len(RATED)
+    assert data["columns"] == json.loads(run("stats", rated, "--json").stdout)["columns"]
+    result = CliRunner().invoke(main, ["compare", "-", "--ratings", "W", "B"], input=text)
+    assert result.exit_code == 0 and "W ≠ B on 2 of 6 puzzles" in result.output
+    result = CliRunner().invoke(main, ["stats", "-", "-"], input=text)
+    assert result.exit_code == 2 and "given twice" in result.output
+
+
+def test_stdin_puzzle_file_through_the_real_command(files):
+    """The installed command, in a subprocess: a puzzle file on standard input."""
+    done = subprocess.run([sys.executable, "-m", "sudorules", "stats", "-", "--json"],
+                          input=(files / "puzzles.txt").read_bytes(), capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["rows"] == len(ROWS) and data["minimals"]["total_tries"] == sum(r[4] for r in ROWS)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("puzzle,clues,W,status\nx,,,invalid\ny,,,invalid\nz,,,invalid\n",
+     "no puzzle to count (3 rows, all with status invalid; first at lines 2, 3, 4)"),
+    ("", "no puzzle to count (no rows)"),
+    ("\n\n", "no puzzle to count (no rows)"),
+    ("123\nnot a puzzle\n", "no puzzle to count (2 rows, all with status invalid; first at lines 1, 2)"),
+])
+def test_nothing_to_count_is_one_clear_line(tmp_path, content, message):
+    path = tmp_path / "x.csv"
+    path.write_bytes(content.encode())
+    if content.startswith("123"):
+        path = path.rename(tmp_path / "x.txt")
+    result = run("stats", path)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {path}: {message}\n"
+    assert "Empty DataFrame" not in result.output
+
+
+def test_byte_order_mark_is_skipped(tmp_path, rated):
+    bom = "\ufeff"
+    (tmp_path / "bom.csv").write_text(bom + rated.read_text(), encoding="utf-8")
+    plain = json.loads(run("stats", rated, "--json").stdout)
+    data = json.loads(run("stats", tmp_path / "bom.csv", "--json").stdout)
+    assert data["columns"] == plain["columns"] and data["columns"]["W"]["count"] == len(RATED)
+    # a puzzle file and a value file with a BOM
+    (tmp_path / "p.txt").write_text(bom + "".join(f"{puzzle_with(n)}\n" for n in (24, 25, 26)), encoding="utf-8")
+    (tmp_path / "W.txt").write_text(bom + "1\n2\n3\n", encoding="utf-8")
+    result = run("stats", tmp_path / "p.txt", "--column", f"W={tmp_path / 'W.txt'}", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["status"] == {} and data["columns"]["W"]["raw"]["mean"] == 2.0
+
+
+def test_not_utf8_is_one_line(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_bytes(b"puzzle,W\n" + puzzle_with(25).encode() + b",1\n\xff\xfe,2\n")
+    result = run("stats", path)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {path} line 3: not UTF-8 text (byte 0xff); is it the right file?\n"
+
+
+def test_unreadable_inputs_exit_2(tmp_path, rated):
+    cases = [(tmp_path / "missing.csv", "no such file"), (tmp_path, "is a directory, not a file"),
+             ("", "an input file name is empty")]
+    if os.geteuid() != 0:  # root reads anything
+        locked = tmp_path / "locked.csv"
+        locked.write_text(rated.read_text())
+        locked.chmod(0)
+        cases.append((locked, "ermission denied"))
+    for path, message in cases:
+        for command in (["stats", path], ["compare", path, "--ratings", "W", "B"]):
+            result = run(*command)
+            assert result.exit_code == 2, (path, result.output)
+            assert result.output.startswith("Error: ") and message in result.output
+            assert result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_duplicate_header_and_bad_clue_count(tmp_path):
+    path = tmp_path / "x.csv"
+    path.write_text(f"puzzle,W,W\n{puzzle_with(25)},1,1\n")
+    assert run("stats", path).output == f"Error: {path} line 1: column 'W' appears twice in the header\n"
+    path.write_text(f"puzzle,clues,W\n{puzzle_with(25)},25,1\n{puzzle_with(25)},82,1\n")
+    result = run("stats", path)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {path} line 3: clues 82 is not a clue count (an integer from 0 to 81)\n"
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG\r\n\x1a\n"), (".pdf", b"%PDF"), (".svg", None),
+                                           (".PDF", b"%PDF")])
+def test_plot_writes_the_format_its_extension_names(files, tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / f"dist{suffix}"
+    result = run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--plot", out)
+    assert result.exit_code == 0, result.output
+    data = out.read_bytes()
+    if magic is None:
+        assert data.lstrip().startswith((b"<?xml", b"<svg")) and b"<svg" in data
+    else:
+        assert data.startswith(magic)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+@pytest.mark.parametrize("target", ["dist.gif", "dist", "dist.png.txt"])
+def test_plot_with_an_unsupported_extension_is_a_usage_error(files, tmp_path, target):
+    result = run("stats", files / "puzzles.txt", "--plot", tmp_path / target)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: --plot ") and "use one of .png, .pdf, .svg" in result.output
+    assert result.output.count("\n") == 1
+    assert not (tmp_path / target).exists()
+
+
+def test_plot_into_a_missing_directory_through_the_real_command(files, tmp_path):
+    target = tmp_path / "nodir" / "dist.pdf"
+    done = subprocess.run([sys.executable, "-m", "sudorules", "stats", str(files / "puzzles.txt"),
+                           "--plot", str(target)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == f"Error: {target}: no such directory: {target.parent}\n"
+    assert done.stdout == ""  # refused before any work: no report either
+    assert "Traceback" not in done.stderr and not target.parent.exists()
+
+
+def test_plot_never_replaces_an_input(files):
+    pytest.importorskip("matplotlib")
+    (files / "W.png").write_text("".join(f"{w}\n" for _, w, _, _, _ in ROWS))  # a value file named .png
+    before = (files / "W.png").read_bytes()
+    result = run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.png'}", "--plot", files / "W.png")
+    assert result.exit_code == 2 and "is an input of this run" in result.output
+    assert (files / "W.png").read_bytes() == before
+
+
+def _fuzz_text():
+    from hypothesis import strategies as st
+    cell = st.sampled_from(["", "1", "25", "2.5", "x", "-3", "nan", "inf", "1e400", "solved", "invalid", '"a,b"',
+                            puzzle_with(25), puzzle_with(26)[:40], "\ufeff", "\xff"])
+    header = st.lists(st.sampled_from(["puzzle", "clues", "W", "B", "status", "seconds", "error", "tries", "",
+                                       "solutions", "W"]), min_size=1, max_size=6)
+    return st.tuples(header, st.lists(st.lists(cell, max_size=7), max_size=6)).map(
+        lambda hr: ",".join(hr[0]) + "\n" + "".join(",".join(row) + "\n" for row in hr[1]))
+
+
+def test_random_inputs_never_give_a_traceback(tmp_path_factory):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    folder = tmp_path_factory.mktemp("fuzz")
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(data=st.one_of(st.binary(max_size=300), _fuzz_text().map(lambda t: t.encode("utf-8", "surrogatepass"))),
+           suffix=st.sampled_from([".csv", ".txt", ".parquet"]),
+           extra=st.sampled_from([[], ["--raw"], ["--json"], ["--by", "clues"], ["--log", "clues"],
+                                  ["--rating", "seconds"]]),
+           command=st.sampled_from(["stats", "compare"]))
+    def check(data, suffix, extra, command):
+        path = folder / f"input{suffix}"
+        path.write_bytes(data)
+        args = [command, str(path)] + (["--ratings", "W", "B"] if command == "compare" else extra)
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code in (0, 1, 2), (data, args, result.output)
+        assert "internal error" not in result.output and "Traceback" not in result.output, (data, args, result.output)
+        if result.exit_code:
+            assert result.output.startswith("Error: ") and result.output.count("\n") == 1, (data, result.output)
+
+    check()

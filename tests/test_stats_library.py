@@ -277,13 +277,20 @@ def test_rate_output_with_failed_rows(tmp_path):
                                     p28=puzzle_with(28)))
     collection = load_collection([str(path)])
     assert collection.value_columns == ["W", "B", "seconds"]  # `error` is text, not a statistic
+    assert collection.rating_columns == ["W", "B"]  # seconds is numeric but not a rating
     report = build_report(collection)
     assert report["status"] == {"invalid": 1, "not-solved": 1, "solved": 2, "timeout": 1}
     assert report["excluded_rows"] == 3
     assert report["columns"]["clues"]["count"] == 4  # the invalid row has no clue count
     assert report["columns"]["W"]["count"] == 2  # the timeout's W = 3 is left out
     assert report["columns"]["W"]["raw"]["mean"] == pytest.approx(3.0)
-    assert report["columns"]["seconds"]["raw"]["mean"] == pytest.approx((0.055 + 0.5) / 2)
+    assert "seconds" not in report["columns"] and report["other_columns"] == ["seconds"]
+    assert report["correlation"]["columns"] == ["clues", "W", "B"]
+    assert report["not_counted"]["invalid"]["lines"] == [{"source": str(path), "line": 5}]
+    with_seconds = build_report(load_collection([str(path)], ratings=["seconds"]))
+    assert with_seconds["columns"]["seconds"]["raw"]["mean"] == pytest.approx((0.055 + 0.5) / 2)
+    # compare still takes it when named
+    assert compare_ratings(collection, "W", "seconds")["compared"] == 2
 
 
 def test_parquet_output_reads_like_the_csv(tmp_path):
@@ -293,4 +300,68 @@ def test_parquet_output_reads_like_the_csv(tmp_path):
                                    p28=puzzle_with(28)))
     parquet = tmp_path / "rated.parquet"
     pd.read_csv(csv, dtype={"puzzle": str, "status": str, "error": str}).to_parquet(parquet)
-    assert build_report(load_collection([str(parquet)])) == build_report(load_collection([str(csv)]))
+    from_parquet, from_csv = build_report(load_collection([str(parquet)])), build_report(load_collection([str(csv)]))
+    for report in (from_parquet, from_csv):  # where the rows come from differs; nothing else does
+        del report["sources"]
+        for group in report["not_counted"].values():
+            group["lines"] = [entry["line"] for entry in group["lines"]]
+    # a Parquet row is numbered from 1, a CSV row by its line (the header is line 1)
+    assert from_parquet["not_counted"]["invalid"]["lines"] == [4]
+    assert from_csv["not_counted"]["invalid"]["lines"] == [5]
+    del from_parquet["not_counted"], from_csv["not_counted"]
+    assert from_parquet == from_csv
+
+
+def test_errors_are_sudorules_errors_with_their_exit_status(tmp_path):
+    from sudorules.errors import InputError, SudorulesError
+    from sudorules.stats import StatsFileError, StatsUsageError
+    assert issubclass(StatsInputError, SudorulesError) and issubclass(StatsInputError, ValueError)
+    assert StatsInputError.exit_code == 1 and StatsUsageError.exit_code == 2
+    assert issubclass(StatsFileError, InputError) and StatsFileError.exit_code == 2
+    with pytest.raises(StatsFileError, match="no such file"):
+        load_collection([str(tmp_path / "none.csv")])
+    with pytest.raises(StatsUsageError, match="NAME=FILE"):
+        parse_column_option("W")
+
+
+def test_known_ratings_include_those_of_the_published_collection():
+    from sudorules.stats import KNOWN_RATINGS
+    assert {"W", "B", "gW", "gB", "SER", "FPGXnoU"} <= set(KNOWN_RATINGS)
+    assert not {"seconds", "solutions", "clues", "tries"} & set(KNOWN_RATINGS)
+
+
+def skewed_report(tmp_path, unbiased=True):
+    """A collection where level 5 is 1 puzzle in 200 (0.5 %) and level 0 is 150 of 200."""
+    rows = [(25, 0)] * 150 + [(26, 1)] * 30 + [(26, 2)] * 19 + [(27, 5)]
+    path = tmp_path / "skewed.csv"
+    path.write_text("puzzle,clues,W,status\n" + "".join(f"{puzzle_with(n)},{n},{w},solved\n" for n, w in rows)
+                    + "bad,,,invalid\n")
+    return build_report(load_collection([str(path)]), unbiased=unbiased)
+
+
+def test_figure_has_a_title_with_n_and_a_log_scale_for_rare_levels(tmp_path):
+    pytest.importorskip("matplotlib")
+    from sudorules.stats.plot import build_figure
+    report = skewed_report(tmp_path)
+    figure = build_figure(report)
+    try:
+        title = figure._suptitle.get_text()
+        assert "Raw vs unbiased" in title and "skewed.csv" in title
+        assert "N = 200 puzzles counted (of 201 rows read)" in title
+        clues_axis, w_axis = figure.axes
+        assert "N = 200" in clues_axis.get_title() and "N = 200 puzzles rated W" in w_axis.get_title()
+        assert w_axis.get_yscale() == "log" and "log scale" in w_axis.get_ylabel()
+        assert "log scale" in w_axis.get_legend().get_title().get_text()
+        labels = [t.get_text() for t in w_axis.get_legend().get_texts()]
+        assert labels == ["raw (controlled-bias sample)", "unbiased (cf-weighted)"]
+        # raw and unbiased bars side by side at each level: 4 levels, 2 series
+        assert len(w_axis.patches) == 8
+        assert w_axis.get_ylim()[0] < 0.5  # the 0.5 % bar is above the bottom of the axis
+        linear = build_figure(report, "linear")
+        assert [axis.get_yscale() for axis in linear.axes] == ["linear", "linear"]
+        assert "log" not in linear.axes[1].get_ylabel()
+        raw = build_figure(skewed_report(tmp_path, unbiased=False), "log")
+        assert raw._suptitle.get_text().startswith("Raw distributions") and len(raw.axes[1].patches) == 4
+    finally:
+        import matplotlib.pyplot
+        matplotlib.pyplot.close("all")

@@ -6,31 +6,32 @@ import json
 
 import click
 
-from ..stats import StatsInputError, compare_ratings, load_collection, parse_column_option
+from ..stats import compare_ratings, load_collection, parse_column_option
 from ..stats.text import format_comparison
 from . import main
 
 
 @main.command("compare")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, metavar="[FILE|-]...")
 @click.option("--column", "columns", multiple=True, metavar="NAME=FILE",
               help="Add a column from a line-aligned file of one value per line (line k = puzzle k).")
-@click.option("--ratings", nargs=2, required=True, metavar="A B", help="The two columns to compare.")
+@click.option("--ratings", nargs=2, required=True, metavar="A B",
+              help="The two columns to compare: any numeric column of the inputs (W, B, SER, seconds...).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the same numbers.")
 def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, str], as_json: bool) -> None:
     """Cross-table of two ratings, the puzzles where they differ and the share of differences.
 
-    Inputs as for `sudorules stats`.  Only puzzles with both ratings (and status solved, if there is
-    a status column) are compared.  The unbiased share weights each puzzle by cf(clues) =
-    C(81,clues)/C(81,26) (000 §1.3); 002 §VI.B reports 20 differences in 10,000 puzzles for whips vs
-    braids.  Differing puzzles are listed by line number in their source file.
+    Inputs as for `sudorules stats` (- is standard input).  A and B may name any numeric column,
+    a rating or not; an unknown name is an error listing the numeric columns.  Only puzzles with
+    both values (and status solved, if there is a status column) are compared.  The unbiased share
+    weights each puzzle by cf(clues) = C(81,clues)/C(81,26) (000 §1.3); 002 §VI.B reports 20
+    differences in 10,000 puzzles for whips vs braids.  Differing puzzles are listed by line number
+    in their source file.
+
+    Exit status: 0 compared; 1 an input's content cannot be used, or no puzzle has both values;
+    2 bad arguments (a missing, unreadable or directory input, an unknown column).
     """
-    try:
-        collection = load_collection(files, [parse_column_option(text) for text in columns])
-        result = compare_ratings(collection, *ratings)
-    except StatsInputError as error:
-        raise click.ClickException(str(error)) from None
-    except OSError as error:
-        raise click.ClickException(f"{error.filename or ''}: {error.strerror or error}") from None
-    click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json else format_comparison(result),
-               nl=as_json)
+    collection = load_collection(files, [parse_column_option(text) for text in columns])
+    result = compare_ratings(collection, *ratings)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False) if as_json
+               else format_comparison(result), nl=as_json)

@@ -6,33 +6,59 @@ import json
 
 import click
 
-from ..stats import StatsInputError, build_report, load_collection, parse_column_option
+from ..stats import build_report, load_collection, parse_column_option
+from ..stats.loading import KNOWN_RATINGS
 from ..stats.text import format_report
 from . import main
 
 
 @main.command("stats")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, metavar="[FILE|-]...")
 @click.option("--column", "columns", multiple=True, metavar="NAME=FILE",
-              help="Add a column from a line-aligned file of one value per line (line k = puzzle k).")
+              help="Add a rating column from a line-aligned file of one value per line (line k = puzzle k).")
+@click.option("--rating", "ratings", multiple=True, metavar="NAME",
+              help=f"Also treat column NAME of the inputs as a rating (known ratings: {', '.join(KNOWN_RATINGS)}; "
+                   "--column ones are ratings too); repeatable.")
 @click.option("--unbiased/--raw", default=True, show_default=True,
               help="Add the controlled-bias corrected figures (needs clue counts), or only raw ones.")
 @click.option("--by", type=click.Choice(["clues"]), default=None,
               help="Also print on(n), E(X,n), sd(X,n) per clue count n (always in --json).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the same numbers.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="OUT.png",
-              help="Draw the raw vs unbiased distributions (needs the 'plot' extra: matplotlib).")
+@click.option("--plot", default=None, metavar="OUT.{png,pdf,svg}",
+              help="Draw the raw vs unbiased distributions into OUT, in the format its extension names "
+                   "(.png, .pdf or .svg; needs the 'plot' extra: matplotlib).")
+@click.option("--plot-scale", type=click.Choice(["auto", "linear", "log"]), default="auto", show_default=True,
+              help="y axis of --plot: log, linear, or auto = log when a panel's rarest bar is under 2% of its "
+                   "largest (so rare levels stay visible).")
 @click.option("--log", "log_columns", multiple=True, metavar="COLUMN",
               help="Correlate log(COLUMN) instead of COLUMN (003 §1.2); repeatable.")
-def stats(files: tuple[str, ...], columns: tuple[str, ...], unbiased: bool, by: str | None, as_json: bool,
-          plot: str | None, log_columns: tuple[str, ...]) -> None:
+def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, ...], unbiased: bool,
+          by: str | None, as_json: bool, plot: str | None, plot_scale: str, log_columns: tuple[str, ...]) -> None:
     """Statistics of rated puzzles: means, sds, distributions, correlations, numbers of minimals.
 
-    FILE is one of our CSV (or .parquet) outputs (puzzle, clues, W, B, status...) or a puzzle
-    file (one puzzle per line; a numeric tail is the generator's tries count, as in the published
-    puzzles.txt).  Rows
-    whose status is not `solved` keep their clue count but are left out of every other statistic
-    (counted and reported).  The papers' conventions:
+    FILE is one of our CSV (or .parquet) outputs (puzzle, clues, W, B, status...), a puzzle file
+    (one puzzle per line; a numeric tail is the generator's tries count, as in the published
+    puzzles.txt), or - for standard input.  Text must be UTF-8 (a byte-order mark is skipped).
+
+    \b
+    Rating columns: statistics are computed for the clue count and the
+    rating columns only: a column whose name is a known rating (W, B, gW,
+    gB, SER, FPGXnoU, ...), every --column NAME=FILE, and every --rating NAME.
+    Other numeric columns (seconds, solutions...) are listed, not rated.
+
+    \b
+    Rows not counted: a row whose status is not `solved` keeps its clue
+    count but is left out of every other statistic; an invalid puzzle line
+    or unreadable CSV row counts nowhere.  The report names their lines.
+    Nothing to count at all (an empty file, every row invalid) is an error.
+
+    \b
+    Exit status: 0 report printed; 1 an input's content cannot be used (not
+    UTF-8, a non-number in a counted row, a misaligned value file, nothing to
+    count); 2 bad arguments (a missing, unreadable or directory input, a bad
+    --column/--log/--rating, an unsupported or unwritable --plot file).
+
+    The papers' conventions:
 
     \b
     * cf(n) = C(81,n)/C(81,26) exactly, cf(26) = 1 (000 §1.2, SPEC §8.1).
@@ -51,15 +77,15 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], unbiased: bool, by: 
     * minimal puzzles per grid (with a tries column): on(n)·C(81,n)/T, T = total tries, relative
       error 1/sqrt(on(n)) (000 §2.1.5, 002 Table 5); tries per minimal T/on(n) (002 Table 6).
     """
-    try:
-        collection = load_collection(files, [parse_column_option(text) for text in columns])
-        report = build_report(collection, unbiased, log_columns)
-        if plot:
-            from ..stats.plot import plot_distributions  # matplotlib only when asked for
-            plot_distributions(report, plot)
-    except StatsInputError as error:
-        raise click.ClickException(str(error)) from None
-    except OSError as error:
-        raise click.ClickException(f"{error.filename or ''}: {error.strerror or error}") from None
-    click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json
+    pairs = [parse_column_option(text) for text in columns]
+    inputs = list(files) + [path for _, path in pairs]
+    if plot is not None:
+        from ..stats.plot import check_plot_target  # matplotlib itself only when drawing
+        check_plot_target(plot, inputs)  # a bad type or an unwritable path fails before any work
+    collection = load_collection(files, pairs, ratings)
+    report = build_report(collection, unbiased, log_columns)
+    if plot is not None:
+        from ..stats.plot import plot_distributions
+        plot_distributions(report, plot, plot_scale, inputs)
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) if as_json
                else format_report(report, by_clues=by == "clues"), nl=as_json)

@@ -9,8 +9,10 @@ One module per job: :mod:`.correction` (cf(n)), :mod:`.loading` (CSV, puzzle and
 
 from .comparison import compare_ratings
 from .correction import correction_factor, correction_table, correction_weight
-from .loading import Collection, StatsInputError, load_collection, parse_column_option
+from .loading import (KNOWN_RATINGS, Collection, StatsFileError, StatsInputError, StatsUsageError, load_collection,
+                      parse_column_option)
 from .report import build_report
 
-__all__ = ["Collection", "StatsInputError", "build_report", "compare_ratings", "correction_factor",
-           "correction_table", "correction_weight", "load_collection", "parse_column_option"]
+__all__ = ["KNOWN_RATINGS", "Collection", "StatsFileError", "StatsInputError", "StatsUsageError", "build_report",
+           "compare_ratings", "correction_factor", "correction_table", "correction_weight", "load_collection",
+           "parse_column_option"]

@@ -11,23 +11,30 @@ import math
 import pandas as pd
 
 from .correction import correction_weight
-from .loading import Collection
+from .loading import Collection, StatsInputError
 
 
 def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     """Cross-table, differing puzzles and raw / unbiased share of differences of two ratings.
 
-    Returns plain types: ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without
-    clue counts), ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the
-    second, ``counts``) and ``differences`` (``line``, ``puzzle``, both values, in input order).
+    ``first`` and ``second`` may name any numeric column (a rating or not); an unknown name is a
+    :class:`~sudorules.stats.loading.StatsUsageError` listing the numeric columns, and no puzzle with
+    both values a :class:`~sudorules.stats.loading.StatsInputError`.  Returns plain types:
+    ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without clue counts),
+    ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
+    ``counts``) and ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order).
     """
     a, b = collection.values(first), collection.values(second)
     both = a.notna() & b.notna()
+    if not both.any():
+        raise StatsInputError(f"no puzzle has both {first} and {second} ({int(a.notna().sum()):,} have {first}, "
+                              f"{int(b.notna().sum()):,} have {second}, among the rows counted)")
     cross = pd.crosstab(a[both].astype(_kind(a[both])), b[both].astype(_kind(b[both])),
                         rownames=[first], colnames=[second])
     differ = both & (a != b)
     listed = collection.frame[differ]
-    rows = [{"line": int(row["line"]), "puzzle": row.get("puzzle") if isinstance(row.get("puzzle"), str) else None,
+    rows = [{"source": str(row.get("source")), "line": int(row["line"]),
+             "puzzle": row.get("puzzle") if isinstance(row.get("puzzle"), str) else None,
              first: _plain(a[index]), second: _plain(b[index])} for index, row in listed.iterrows()]
     result = {"first": first, "second": second, "compared": int(both.sum()), "differ": int(differ.sum()),
               "raw_percent": 100 * differ.sum() / both.sum() if both.any() else math.nan,
@@ -38,7 +45,8 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
         weights = clues.astype(int).map(correction_weight)
-        result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
+        if len(weights):
+            result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
     result["raw_percent"] = float(result["raw_percent"])
     return result
 

@@ -1,10 +1,11 @@
 """Loading a collection of rated puzzles into one table, one row per puzzle.
 
-Inputs (issue #5):
+Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
 
 * our CSV outputs (``sudorules check``/``rate``: columns such as ``puzzle, clues, W, B, status``);
-  a file is read as CSV when its name ends in ``.csv`` or its first line holds a comma, and as
-  Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet``;
+  an input is read as CSV when its name ends in ``.csv`` or its first line (comments aside) holds a
+  comma, and as Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet``
+  or its bytes start with Parquet's ``PAR1``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
   (``200314``, ``1.16171e+06``) becomes the ``tries`` column;
@@ -12,31 +13,81 @@ Inputs (issue #5):
   columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
   lines as the table has rows.
 
-Missing values: an empty value is missing.  In a CSV, a row whose ``status`` is not ``solved`` keeps
-its clue count but its other values are left out of every statistic (such rows are counted and
-reported); in a counted row, a value that is not a number is an error naming the file and line.
+Text inputs must be UTF-8; a leading byte-order mark is skipped.
+
+**Rating columns.**  Statistics (moments, level distributions, correlations, mean distances) are
+computed for the clue count and for the *rating columns* only: a column is a rating when its name is
+one of :data:`KNOWN_RATINGS` (W, B, gW, gB, SER...), when it was given with ``--column NAME=FILE``,
+or when it is named in ``ratings`` (``stats --rating NAME``).  Other numeric columns of a CSV
+(``seconds`` of ``rate``, ``solutions`` of ``check``...) are read but are not ratings: they are
+listed as such in the report, and ``compare --ratings`` still accepts them when named.
+
+**Rows not counted.**  An empty value is missing.  In a CSV, a row whose ``status`` is not ``solved``
+(or, without a status column, whose ``error`` is not empty) keeps its clue count but its other values
+are left out of every statistic; a CSV row that cannot be read (wrong number of fields) and an invalid
+line of a puzzle file count nowhere.  Such rows are counted and named by line in the report.  In a
+counted row, a value that is not a number is an error naming the file and line.
+
+**Errors.**  Every problem is a :class:`StatsInputError` (a :class:`~sudorules.errors.SudorulesError`,
+and a ``ValueError``) with a one-line message naming the file (and line):
+
+* exit status 2 (:class:`StatsFileError`, an :class:`~sudorules.errors.InputError`): an input that
+  cannot be opened or read at all: missing, a directory, no permission, an empty name, ``-`` twice;
+* exit status 2 (:class:`StatsUsageError`): an option that cannot be used: ``--column`` not of the
+  form ``NAME=FILE``, a column name that names no column (``--log``, ``--rating``, ``compare
+  --ratings``), a ``--plot`` file type that is not supported;
+* exit status 1 (:class:`StatsInputError` itself): the content of a readable input cannot be used:
+  not UTF-8, not a readable CSV or Parquet file, a non-numeric value in a counted row, a value file
+  whose line count differs from the table's, nothing to count (an empty file, every row invalid).
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..reader import read_puzzle_file
+from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
+from ..reader import check_source, read_puzzles
 
 SOLVED = "solved"
+#: status given to a CSV row that cannot be read (its number of fields differs from the header's)
+UNREADABLE = "unreadable"
+INVALID = "invalid"
 #: columns that are never statistics: identity, bookkeeping and text columns
 NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries")
 CLUES = "clues"
 TRIES = "tries"
+STDIN = "-"
+#: column names that are ratings wherever they appear: ours (W, B), those of the published
+#: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
+KNOWN_RATINGS = ("W", "B", "gW", "gB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT", "SUEX9", "SUEXT", "GSF-Q1")
+BOM = "\ufeff"
 
 
-class StatsInputError(ValueError):
-    """An input file cannot be used for statistics; the message names the file (and line) and why."""
+class StatsInputError(SudorulesError, ValueError):
+    """An input cannot be used for statistics; the message names the file (and line) and why.
+
+    Exit status 1: the content of a readable input is not usable (see the module docstring)."""
+
+    exit_code = EXIT_INVALID
+
+
+class StatsFileError(StatsInputError, InputError):
+    """An input file that cannot be opened or read (missing, a directory, no permission): exit 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class StatsUsageError(StatsInputError):
+    """An option value that cannot be used (bad ``--column``, unknown column name, plot type): exit 2."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass
@@ -45,10 +96,17 @@ class Collection:
 
     ``frame`` has one row per puzzle: ``line`` (line in its source file), ``source``, and where known
     ``puzzle``, ``status``, ``clues``, ``tries`` and the value columns (floats, NaN = missing).
+    ``value_columns`` are all numeric columns, ``rating_columns`` those of them that are ratings (see
+    the module docstring).
     """
 
     frame: pd.DataFrame
     value_columns: list[str] = field(default_factory=list)
+    rating_columns: Optional[list[str]] = None
+
+    def __post_init__(self) -> None:
+        if self.rating_columns is None:
+            self.rating_columns = list(self.value_columns)
 
     @property
     def counted(self) -> pd.Series:
@@ -72,13 +130,17 @@ class Collection:
         """The clue count of every row (NaN for an invalid puzzle)."""
         return self.frame[CLUES]
 
+    def numeric_columns(self) -> list[str]:
+        """Every numeric column a user may name: clues (when known), then the value columns."""
+        return ([CLUES] if self.has_clues else []) + list(self.value_columns)
+
     def values(self, name: str) -> pd.Series:
         """Column ``name`` with the values of non-counted rows (status other than solved) masked."""
-        if name == CLUES:
+        if name == CLUES and self.has_clues:
             return self.frame[CLUES]
         if name not in self.frame or name not in self.value_columns + [TRIES]:
-            known = ", ".join([CLUES] + self.value_columns) if self.has_clues else ", ".join(self.value_columns)
-            raise StatsInputError(f"unknown column {name!r} (numeric columns: {known or 'none'})")
+            raise StatsUsageError(f"unknown column {name!r} "
+                                  f"(numeric columns: {', '.join(self.numeric_columns()) or 'none'})")
         return self.frame[name].where(self.counted)
 
     def status_counts(self) -> dict[str, int]:
@@ -92,32 +154,89 @@ class Collection:
         """Number of rows left out of the ratings' statistics because their status is not solved."""
         return int((~self.counted).sum())
 
+    def not_counted(self, limit: int = 10) -> dict[str, dict]:
+        """The rows left out of the ratings' statistics, per status: ``count`` and the first ``limit``
+        rows as ``{"source", "line"}``, in input order."""
+        if "status" not in self.frame:
+            return {}
+        rows = self.frame[~self.counted]
+        result = {}
+        for status, group in rows.groupby(rows["status"].fillna(""), sort=True):
+            result[str(status)] = {"count": int(len(group)),
+                                   "lines": [{"source": str(s), "line": int(n)}
+                                             for s, n in zip(group["source"][:limit], group["line"][:limit])]}
+        return result
+
+    def ignored_columns(self) -> list[str]:
+        """Numeric columns that are not ratings (``seconds``, ``solutions``...): no statistic is computed."""
+        return [c for c in self.value_columns if c not in self.rating_columns]
+
     def stat_columns(self) -> list[str]:
-        """The columns statistics are computed for: clues (when known), then the value columns."""
-        return ([CLUES] if self.has_clues else []) + list(self.value_columns)
+        """The columns statistics are computed for: clues (when known), then the rating columns."""
+        return ([CLUES] if self.has_clues else []) + list(self.rating_columns)
 
 
 def parse_column_option(text: str) -> tuple[str, str]:
-    """Split a ``NAME=FILE`` option; raise StatsInputError when it is not of that form."""
+    """Split a ``NAME=FILE`` option; raise StatsUsageError when it is not of that form."""
     name, sep, path = text.partition("=")
     name = name.strip()
     if not sep or not name or not path:
-        raise StatsInputError(f"--column wants NAME=FILE, got {text!r}")
+        raise StatsUsageError(f"--column wants NAME=FILE, got {text!r}")
     if name in NON_VALUE_COLUMNS[:4]:
-        raise StatsInputError(f"--column {name}: {name!r} is a reserved column name")
+        raise StatsUsageError(f"--column {name}: {name!r} is a reserved column name")
     return name, path
 
 
-def _is_csv(path: Path, first_line: str) -> bool:
-    return path.suffix.lower() == ".csv" or "," in first_line
+def shown(name: str) -> str:
+    """An input's name as messages give it: ``stdin`` for ``-``."""
+    return "stdin" if name == STDIN else name
 
 
-def _first_line(path: Path) -> str:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            if line.strip():
-                return line
-    return ""
+class _Sources:
+    """Reads every input once as bytes, with one-line errors; standard input at most once."""
+
+    def __init__(self) -> None:
+        self.stdin_used = False
+
+    def read_bytes(self, name: str) -> bytes:
+        if name == STDIN:
+            if self.stdin_used:
+                raise StatsFileError("- (standard input) is given twice; it can be read only once")
+            self.stdin_used = True
+            stream = getattr(sys.stdin, "buffer", None)
+            try:
+                return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+            except OSError as error:
+                raise StatsFileError(f"stdin: {error.strerror or error}") from None
+        try:
+            check_source(name)
+        except InputError as error:
+            raise StatsFileError(str(error)) from None
+        try:
+            with open(name, "rb") as handle:
+                return handle.read()
+        except OSError as error:
+            raise StatsFileError(f"{name}: {error.strerror or error}") from None
+
+
+def decode_text(name: str, data: bytes) -> str:
+    """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise StatsInputError(f"{shown(name)} line {line}: not UTF-8 text "
+                              f"(byte 0x{data[error.start]:02x}); is it the right file?") from None
+    return text[len(BOM):] if text.startswith(BOM) else text
+
+
+def _is_csv(name: str, text: str) -> bool:
+    if name.lower().endswith(".csv"):
+        return True
+    for line in text.split("\n"):
+        if line.strip() and not line.lstrip().startswith("#"):
+            return "," in line
+    return False
 
 
 def _to_number(text: str) -> Optional[float]:
@@ -129,43 +248,95 @@ def _to_number(text: str) -> Optional[float]:
     return value if math.isfinite(value) else None
 
 
-def read_csv_table(path: Path) -> pd.DataFrame:
-    """One of our CSV outputs as a table: text columns kept, numeric columns as floats."""
+def read_csv_text(name: str, text: str) -> pd.DataFrame:
+    """One of our CSV outputs as a table: text columns kept, numeric columns as floats.
+
+    Blank lines are skipped and every row keeps the number of the line it starts on; a row whose
+    number of fields differs from the header's gets the status ``unreadable``."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header: Optional[list[str]] = None
+    rows, lines, broken = [], [], {}
+    previous = 0
     try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=True)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise StatsInputError(f"{path}: not a readable CSV file ({str(error).splitlines()[0]})") from None
-    return _typed_table(path, raw, first_line=2)
+        for fields in reader:
+            start, previous = previous + 1, reader.line_num
+            if not fields or (len(fields) == 1 and not fields[0].strip()):
+                continue
+            if header is None:
+                header = [f.strip() for f in fields]
+                _check_header(name, start, header)
+                continue
+            if len(fields) != len(header):
+                broken[len(rows)] = f"{len(fields)} fields, the header has {len(header)}"
+                fields = [""] * len(header)
+            rows.append(fields)
+            lines.append(start)
+    except csv.Error as error:
+        raise StatsInputError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
+    if header is None:
+        return pd.DataFrame({"line": [], "source": []})
+    keep = [i for i, h in enumerate(header) if h]
+    raw = pd.DataFrame([[row[i] for i in keep] for row in rows], columns=[header[i] for i in keep], dtype=object)
+    if raw.empty:
+        raw = pd.DataFrame({header[i]: pd.Series([], dtype=object) for i in keep})
+    raw = raw.astype(str)
+    if broken:
+        if "status" not in raw:
+            raw["status"] = ""
+        if "error" not in raw:
+            raw["error"] = ""
+        for index, reason in broken.items():
+            raw.loc[index, "status"] = UNREADABLE
+            raw.loc[index, "error"] = reason
+    return _typed_table(name, raw, lines)
 
 
-def read_parquet_table(path: Path) -> pd.DataFrame:
+def _check_header(name: str, line: int, header: list[str]) -> None:
+    seen = set()
+    for column in header:
+        if column and column in seen:
+            raise StatsInputError(f"{shown(name)} line {line}: column {column!r} appears twice in the header")
+        seen.add(column)
+
+
+def read_parquet_bytes(name: str, data: bytes) -> pd.DataFrame:
     """A Parquet output of ``sudorules rate`` (needs pyarrow, the ``parquet`` extra), read like a CSV."""
     try:
-        frame = pd.read_parquet(path)
+        frame = pd.read_parquet(io.BytesIO(data))
     except ImportError:
-        raise StatsInputError(f"{path}: reading Parquet needs pyarrow: pip install 'sudorules[parquet]'") from None
-    except (OSError, ValueError) as error:
-        raise StatsInputError(f"{path}: not a readable Parquet file ({str(error).splitlines()[0]})") from None
-    raw = frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v)))
-    return _typed_table(path, raw, first_line=1)
+        raise StatsInputError(f"{shown(name)}: reading Parquet needs pyarrow: "
+                              "pip install 'sudorules[parquet]'") from None
+    except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
+        message = (str(error).splitlines() or [type(error).__name__])[0]
+        raise StatsInputError(f"{shown(name)}: not a readable Parquet file ({message})") from None
+    raw = frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v))).astype(str)
+    _check_header(name, 1, [str(c) for c in raw.columns])
+    return _typed_table(name, raw, list(range(1, len(raw) + 1)))
 
 
-def _typed_table(path: Path, raw: pd.DataFrame, first_line: int) -> pd.DataFrame:
-    """Columns of strings (one row per puzzle; row 0 is line ``first_line``) to text and float columns."""
-    table = pd.DataFrame({"line": range(first_line, len(raw) + first_line), "source": str(path)})
-    counted = raw["status"].isin(["", SOLVED]) if "status" in raw else pd.Series(True, index=raw.index)
-    for name in raw.columns:
-        column = raw[name].str.strip()
-        if name in NON_VALUE_COLUMNS:
-            table[name] = _text(column) if name != TRIES else _numeric_column(path, name, column, counted, first_line)
+def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame:
+    """Columns of strings (row k is line ``lines[k]``) to text and float columns."""
+    raw = raw.reset_index(drop=True)
+    table = pd.DataFrame({"line": pd.Series(lines, dtype=int), "source": shown(name)}, index=raw.index)
+    if "status" not in raw and "error" in raw:  # `check`: a row with an error is an invalid puzzle
+        raw["status"] = raw["error"].str.strip().map(lambda e: INVALID if e else "")
+    counted = raw["status"].str.strip().isin(["", SOLVED]) if "status" in raw else pd.Series(True, index=raw.index)
+    for column_name in raw.columns:
+        column = raw[column_name].str.strip()
+        if column_name in NON_VALUE_COLUMNS:
+            table[column_name] = (_text(column) if column_name != TRIES
+                                  else _numeric_column(name, column_name, column, counted, lines))
             continue
         numbers = column.map(lambda v: _to_number(v) if v else None)
-        if numbers.notna().sum() == 0 and (column != "").any():
-            table[name] = _text(column)  # a text column (e.g. a reason): not a statistic
+        always_numeric = column_name == CLUES or column_name in KNOWN_RATINGS
+        if not always_numeric and numbers.notna().sum() == 0 and (column != "").any():
+            table[column_name] = _text(column)  # a text column (e.g. a reason): not a statistic
             continue
-        table[name] = _numeric_column(path, name, column, counted, first_line)
+        table[column_name] = _numeric_column(name, column_name, column, counted, lines)
     if CLUES not in table and "puzzle" in table:
-        table[CLUES] = table["puzzle"].map(lambda p: _clue_count(p))
+        table[CLUES] = table["puzzle"].map(_clue_count)
+    if CLUES in table and "status" in table:
+        table.loc[table["status"] == UNREADABLE, CLUES] = math.nan
     return table
 
 
@@ -173,13 +344,15 @@ def _text(column: pd.Series) -> pd.Series:
     return column.where(column != "", None)
 
 
-def _numeric_column(path: Path, name: str, column: pd.Series, counted: pd.Series, first_line: int) -> pd.Series:
+def _numeric_column(name: str, column_name: str, column: pd.Series, counted: pd.Series,
+                    lines: list[int]) -> pd.Series:
     values = []
     for index, text in column.items():
         value = _to_number(text) if text else math.nan
         if value is None:
             if counted[index]:
-                raise StatsInputError(f"{path} line {index + first_line}: column {name}: {text!r} is not a number")
+                raise StatsInputError(f"{shown(name)} line {lines[index]}: column {column_name}: "
+                                      f"{text[:40]!r} is not a number")
             value = math.nan
         values.append(value)
     return pd.Series(values, index=column.index, dtype=float)
@@ -192,18 +365,18 @@ def _clue_count(puzzle: Optional[str]) -> float:
     return float(sum(1 for c in grid[:81] if c not in "0.")) if len(grid) >= 81 else math.nan
 
 
-def read_puzzle_table(path: Path) -> pd.DataFrame:
+def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
     """A puzzle file as a table: line, puzzle, clues, tries (the numeric tail) and status/error for bad lines."""
     rows = []
-    for record in read_puzzle_file(path):
+    for record in read_puzzles(_lines(text)):
         tries = _to_number(record.tail) if record.tail else None
         rows.append({
             "line": record.line,
-            "source": str(path),
+            "source": shown(name),
             "puzzle": str(record.puzzle) if record.ok else record.text.strip(),
             CLUES: float(record.puzzle.clues) if record.ok else math.nan,
             TRIES: math.nan if tries is None else tries,
-            "status": None if record.ok else "invalid",
+            "status": None if record.ok else INVALID,
             "error": record.error,
         })
     table = pd.DataFrame(rows, columns=["line", "source", "puzzle", CLUES, TRIES, "status", "error"])
@@ -214,69 +387,122 @@ def read_puzzle_table(path: Path) -> pd.DataFrame:
     return table
 
 
-def read_value_file(path: Path) -> list[float]:
+def _lines(text: str) -> list[str]:
+    """The lines of a text, split on ``\\n`` only (a form feed inside a line does not end it)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def read_value_text(name: str, text: str) -> list[float]:
     """A plain file of one number per line (empty line = missing); a bad value names its line."""
     values = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.strip()
-            value = _to_number(text) if text else math.nan
-            if value is None:
-                raise StatsInputError(f"{path} line {number}: {text[:40]!r} is not a number")
-            values.append(value)
+    for number, line in enumerate(_lines(text), start=1):
+        item = line.strip()
+        value = _to_number(item) if item else math.nan
+        if value is None:
+            raise StatsInputError(f"{shown(name)} line {number}: {item[:40]!r} is not a number")
+        values.append(value)
     return values
 
 
-def _check_file(path: Path) -> None:
-    if not path.is_file():
-        raise StatsInputError(f"{path}: no such file")
+def _read_table(sources: _Sources, name: str) -> pd.DataFrame:
+    data = sources.read_bytes(name)
+    if name.lower().endswith(".parquet") or data.startswith(b"PAR1"):
+        return read_parquet_bytes(name, data)
+    text = decode_text(name, data)
+    if _is_csv(name, text):
+        return read_csv_text(name, text)
+    return read_puzzle_text(name, text)
 
 
-def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = ()) -> Collection:
-    """Read FILEs (CSV or puzzle files, rows appended in order) and add the ``(NAME, FILE)`` columns.
+def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (),
+                    ratings: Sequence[str] = ()) -> Collection:
+    """Read FILEs (CSV, Parquet or puzzle files, ``-`` = stdin; rows appended in order) and add the
+    ``(NAME, FILE)`` columns.  ``ratings`` names more columns of the inputs to treat as ratings.
 
-    Raises StatsInputError for a missing or unreadable file, a non-numeric value in a counted row,
-    a value file whose line count differs from the table's row count, or a column given twice with
-    different values.
+    Raises StatsInputError (see the module docstring for the exit statuses) for a missing or
+    unreadable file, a non-numeric value in a counted row, a value file whose line count differs from
+    the table's row count, a column given twice with different values, and a collection with nothing
+    to count (no row with a clue count or a counted value).
     """
-    tables = []
-    for name in files:
-        path = Path(name)
-        _check_file(path)
-        if path.suffix.lower() == ".parquet":
-            tables.append(read_parquet_table(path))
-        elif _is_csv(path, _first_line(path)):
-            tables.append(read_csv_table(path))
-        else:
-            tables.append(read_puzzle_table(path))
+    files, columns = [str(f) for f in files], [(n, str(f)) for n, f in columns]
+    if not files and not columns:
+        raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
+    sources = _Sources()
+    tables = [_read_table(sources, name) for name in files]
     frame = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     for name, file_name in columns:
-        path = Path(file_name)
-        _check_file(path)
-        values = read_value_file(path)
-        if frame.empty and not tables:
-            frame = pd.DataFrame({"line": range(1, len(values) + 1), "source": str(path)})
+        values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
+        if not tables and "line" not in frame:
+            frame = pd.DataFrame({"line": range(1, len(values) + 1), "source": shown(file_name)})
         if len(values) != len(frame):
             raise StatsInputError(
-                f"{path} has {len(values)} lines but the collection has {len(frame)} rows "
+                f"{shown(file_name)} has {len(values)} lines but the collection has {len(frame)} rows "
                 "(value files must be line-aligned with the puzzles)")
         series = pd.Series(values, index=frame.index, dtype=float)
         if name in frame:
-            _check_same(name, path, frame[name], series)
+            _check_same(name, file_name, frame[name], series)
         frame[name] = series
-    if not files and not columns:
-        raise StatsInputError("no input: give at least one FILE or --column NAME=FILE")
-    if frame.empty:
-        raise StatsInputError(f"{', '.join(list(files) + [f for _, f in columns])}: no puzzle rows")
+    _check_clues(frame)
     value_columns = [c for c in frame.columns
                      if c not in NON_VALUE_COLUMNS and c != CLUES and pd.api.types.is_numeric_dtype(frame[c])]
-    return Collection(frame, value_columns)
+    given = {name for name, _ in columns}
+    for name in ratings:
+        if name not in value_columns:
+            raise StatsUsageError(f"--rating {name}: no such numeric column "
+                                  f"(numeric columns: {', '.join(value_columns) or 'none'})")
+    rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
+    collection = Collection(frame, value_columns, rating_columns)
+    _check_something_to_count(collection, files + [f for _, f in columns])
+    return collection
 
 
-def _check_same(name: str, path: Path, old: pd.Series, new: pd.Series) -> None:
+def _check_clues(frame: pd.DataFrame) -> None:
+    """A clue count is an integer from 0 to 81; raise StatsInputError naming the first other value."""
+    if CLUES not in frame:
+        return
+    clues = frame[CLUES]
+    bad = clues.notna() & ((clues != clues.round()) | (clues < 0) | (clues > 81))
+    if bad.any():
+        row = frame.loc[bad.idxmax()]
+        raise StatsInputError(f"{row['source']} line {int(row['line'])}: clues {clues[bad.idxmax()]:g} is not "
+                              "a clue count (an integer from 0 to 81)")
+
+
+def _check_something_to_count(collection: Collection, names: list[str]) -> None:
+    """Raise StatsInputError when no row has a clue count nor a counted value: an empty input, or
+    every row invalid / unreadable / not solved."""
+    frame = collection.frame
+    counted = collection.counted
+    if collection.has_clues:
+        return
+    if len(frame) and any(frame[c].where(counted).notna().any() for c in collection.value_columns):
+        return
+    where = ", ".join(shown(n) for n in names)
+    if len(frame) == 0:
+        raise StatsInputError(f"{where}: no puzzle to count (no rows)")
+    statuses = collection.status_counts()
+    rows = f"{len(frame)} row{'s' if len(frame) != 1 else ''}"
+    if len(statuses) == 1 and sum(statuses.values()) == len(frame):
+        status = next(iter(statuses))
+        detail = f"{rows}, all with status {status}" if len(frame) > 1 else f"{rows}, with status {status}"
+    elif statuses:
+        detail = f"{rows}: " + ", ".join(f"{k} {v}" for k, v in statuses.items())
+    else:
+        detail = f"{rows}, no clue count and no value"
+    lines = collection.not_counted(limit=5)
+    first = [f"{entry['line']}" for group in lines.values() for entry in group["lines"]][:5]
+    if first and len(names) == 1:
+        detail += f"; first at line{'s' if len(first) > 1 else ''} {', '.join(first)}"
+    raise StatsInputError(f"{where}: no puzzle to count ({detail})")
+
+
+def _check_same(name: str, path: str, old: pd.Series, new: pd.Series) -> None:
     both = old.notna() & new.notna()
     differ = both & (old != new)
     if differ.any():
         row = int(differ.idxmax())
-        raise StatsInputError(f"{path} line {row + 1}: column {name} is given twice and differs "
+        raise StatsInputError(f"{shown(path)} line {row + 1}: column {name} is given twice and differs "
                               f"({old[row]:g} vs {new[row]:g})")

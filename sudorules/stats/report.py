@@ -1,7 +1,10 @@
 """All the statistics of a collection as one plain dictionary (the ``--json`` output, stable keys).
 
-Keys: ``rows``, ``status`` (rows per status), ``excluded_rows`` (status other than solved: left out
-of the ratings' statistics), ``unbiased`` (whether controlled-bias corrections were applied),
+Keys: ``sources`` (the inputs' names), ``rows``, ``status`` (rows per status), ``excluded_rows``
+(status other than solved: left out of the ratings' statistics), ``not_counted`` (per status of those
+rows: ``count`` and the first ``lines`` as ``{source, line}``), ``rating_columns`` (the columns
+statistics are computed for besides clues), ``other_columns`` (numeric columns that are not ratings,
+e.g. ``seconds``: no statistic), ``unbiased`` (whether controlled-bias corrections were applied),
 ``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments), ``per_clue`` (per
 column, per clue count: ``on``, ``mean``, ``sd``), ``clue_distribution``, ``level_distributions``,
 ``correlation`` (``columns``, ``log``, ``raw`` and ``unbiased`` matrices), ``mean_distance`` and
@@ -18,7 +21,7 @@ import pandas as pd
 from .correction import correction_factor
 from .correlation import correlation_matrix, log_transform, mean_distances
 from .distributions import clue_distribution, is_discrete, level_distribution
-from .loading import CLUES, Collection, StatsInputError
+from .loading import CLUES, Collection, StatsInputError, StatsUsageError
 from .minimals import minimals_per_grid
 from .moments import per_clue_table, plain_moments, weighted_moments
 
@@ -35,10 +38,16 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
     names = collection.stat_columns()
     for name in log_columns:
         if name not in names:
-            raise StatsInputError(f"--log {name}: unknown column (numeric columns: {', '.join(names) or 'none'})")
+            hint = (f"; {name!r} is not a rating column: add --rating {name} to treat it as one"
+                    if name in collection.value_columns else "")
+            raise StatsUsageError(f"--log {name}: unknown column (columns with statistics: "
+                                  f"{', '.join(names) or 'none'}){hint}")
     clues = collection.clues() if collection.has_clues else None
-    report: dict = {"rows": int(len(collection.frame)), "status": collection.status_counts(),
-                    "excluded_rows": collection.excluded_rows(), "unbiased": unbiased,
+    sources = list(dict.fromkeys(collection.frame["source"].astype(str))) if "source" in collection.frame else []
+    report: dict = {"sources": sources, "rows": int(len(collection.frame)), "status": collection.status_counts(),
+                    "excluded_rows": collection.excluded_rows(), "not_counted": collection.not_counted(),
+                    "rating_columns": list(collection.rating_columns),
+                    "other_columns": collection.ignored_columns(), "unbiased": unbiased,
                     "columns": {}, "per_clue": {}, "clue_distribution": None,
                     "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
     for name in names:
@@ -58,7 +67,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
         if not unbiased:
             distribution = distribution[["on", "raw_percent"]]
         report["clue_distribution"] = _records(distribution, "clues")
-    for name in collection.value_columns:
+    for name in collection.rating_columns:
         values = collection.values(name)
         if is_discrete(values):
             table = level_distribution(values, clues if unbiased else None)

@@ -43,12 +43,47 @@ def _moments_section(report: dict) -> str:
             "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def format_lines(entries: list[dict], total: int, one_source: bool) -> str:
+    """``lines 4, 9, 12`` (one source) or ``a.csv:4, b.csv:9``, with ``and N more`` past the list."""
+    shown = [str(e["line"]) if one_source else f"{e['source']}:{e['line']}" for e in entries]
+    text = ("line " if one_source and total == 1 else "lines " if one_source else "") + ", ".join(shown)
+    return text + (f" and {total - len(entries):,} more" if total > len(entries) else "")
+
+
+#: what a status means for the statistics, when the row has no clue count either
+_NOWHERE = {"invalid", "unreadable"}
+
+
+def _header(report: dict) -> str:
+    """Who was read, and which rows and columns are left out of the statistics (and where)."""
+    sources = report.get("sources") or []
+    status = ", ".join(f"{k} {v:,}" for k, v in report["status"].items())
+    lines = [f"{_plural(report['rows'], 'row')} read from {', '.join(sources) or 'the inputs'}"
+             + (f" ({status})" if status else "")]
+    not_counted = report.get("not_counted") or {}
+    if not_counted:
+        one_source = len(sources) <= 1
+        groups = []
+        for name, group in not_counted.items():
+            text = f"{name or 'no status'} at {format_lines(group['lines'], group['count'], one_source)}"
+            if name in _NOWHERE:
+                text += " (no clue count: counted nowhere)"
+            groups.append(text)
+        lines.append(f"{_plural(report['excluded_rows'], 'row')} not counted in the ratings' statistics: "
+                     + "; ".join(groups))
+    if report.get("other_columns"):
+        lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
+                     "(add --rating NAME to treat one as a rating)")
+    return "\n".join(lines)
+
+
 def format_report(report: dict, by_clues: bool = False) -> str:
     """All sections of the report as text tables; per-clue tables only with ``by_clues``."""
-    status = ", ".join(f"{k} {v}" for k, v in report["status"].items()) or "no status column"
-    parts = [f"{report['rows']} puzzles ({status}; {report['excluded_rows']} rows with a status other "
-             "than solved left out of the ratings' statistics)",
-             _moments_section(report)]
+    parts = [_header(report), _moments_section(report)]
     if report["clue_distribution"]:
         columns = {"clues": "clues", "on": "on(n)", "raw_percent": "raw %"}
         if report["unbiased"]:
