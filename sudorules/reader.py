@@ -161,7 +161,7 @@ def check_source(source: Union[str, Path]) -> None:
     if name == "-":
         return
     if name == "":
-        raise InputError("the input is empty: give a puzzle, a file name or - for standard input")
+        raise InputError("the input name is empty: give a file name, - for standard input, or a puzzle")
     try:
         info = os.stat(name)
     except FileNotFoundError:

@@ -274,7 +274,7 @@ def test_not_utf8_is_one_line(tmp_path):
 
 def test_unreadable_inputs_exit_2(tmp_path, rated):
     cases = [(tmp_path / "missing.csv", "no such file"), (tmp_path, "is a directory, not a file"),
-             ("", "an input file name is empty")]
+             ("", "input name is empty")]
     if os.geteuid() != 0:  # root reads anything
         locked = tmp_path / "locked.csv"
         locked.write_text(rated.read_text())
