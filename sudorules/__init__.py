@@ -1,12 +1,31 @@
 """sudorules: solve Sudoku puzzles by resolution rules, rate them (W, B), generate and study minimal puzzles.
 
-The core types are in :mod:`sudorules.puzzle` (cells, digits, candidates, :class:`Puzzle`) and
-:mod:`sudorules.reader` (puzzle files); the compiled bitset solver is behind :mod:`sudorules.core`.
+A few functions cover most uses (README "Python API"):
+
+* :func:`solve` - one puzzle, a theory, a :class:`Resolution` (steps in SudoRules' notation, rating);
+* :func:`rate` and :func:`check` - many puzzles, a pandas table like ``sudorules rate`` / ``check``;
+* :func:`generate_puzzles` and :func:`count_minimals` - the controlled-bias papers' generators and
+  the estimate of the number of minimal puzzles.
+
+The types they speak: :class:`Puzzle`, :class:`Candidate`, :class:`Resolution` and its
+:class:`Step` objects, the enums :class:`Theory` and :class:`Status`, and one error base,
+:class:`SudorulesError`.  The compiled bitset solver is :mod:`sudorules.core`.
 """
 
+from .api import check, rate, solve
+from .count import count_minimals
+from .enums import Status, Theory
+from .errors import EngineError, InputError, Interrupted, InvalidPuzzleError, OutputError, SudorulesError
+from .generate import generate_frame as generate_puzzles
 from .puzzle import Candidate, Puzzle, PuzzleError
 from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
+from .solver import Solver
+from .steps import ChainCell, CspVariable, NotSolvedError, Resolution, Step, TimeLimitError
 
-__all__ = ["Candidate", "Puzzle", "PuzzleError", "PuzzleRecord", "parse_puzzle", "read_puzzle_file",
-           "read_puzzles"]
+__all__ = [
+    "Candidate", "ChainCell", "CspVariable", "EngineError", "InputError", "Interrupted", "InvalidPuzzleError",
+    "NotSolvedError", "OutputError", "Puzzle", "PuzzleError", "PuzzleRecord", "Resolution", "Solver", "Status",
+    "Step", "SudorulesError", "Theory", "TimeLimitError", "check", "count_minimals", "generate_puzzles",
+    "parse_puzzle", "rate", "read_puzzle_file", "read_puzzles", "solve",
+]
 __version__ = "0.1.0"

@@ -23,6 +23,8 @@ from typing import Optional, Union
 import clips
 
 from . import rulegen
+from .enums import Status
+from .errors import EngineError
 from .labels import LINKS, label_variables
 from .puzzle import Candidate, Puzzle, block_cells, cell_at
 from .trial import TrialState
@@ -200,8 +202,20 @@ class Engine:
             path = handle.name
         try:
             self.env.load(path)
+        except clips.CLIPSError as error:
+            raise EngineError(f"the {self.theory} rules do not load: {error}") from None
         finally:
             os.unlink(path)
+
+    def close(self) -> None:
+        """Free the CLIPS environment; the engine cannot solve after this."""
+        self.env = None
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def current_labels(self) -> list[int]:
         """The labels of the current candidates.
@@ -372,7 +386,7 @@ class Engine:
                 braids.start_level(level, len(recorder.records))
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0
-        result.status = status
+        result.status = Status(status)
         result.contradiction = recorder.contradiction
         result.steps = [_step(record) for record in recorder.records]
         values = list(givens)

@@ -41,6 +41,22 @@ class OutputError(SudorulesError):
     exit_code = EXIT_USAGE
 
 
+class InvalidPuzzleError(SudorulesError):
+    """A puzzle the rules must not be run on: it has no solution or several (``reason`` says which).
+
+    The rules are sound and never assume uniqueness, so such a puzzle would only end "not solved";
+    it is rejected up front with a clear reason instead (SPEC §9.13)."""
+
+    def __init__(self, puzzle: object, reason: str):
+        super().__init__(f"{puzzle}: {reason}")
+        self.puzzle = puzzle
+        self.reason = reason
+
+
+class EngineError(SudorulesError):
+    """The rule engine cannot run: rule files that do not load, a CLIPS failure."""
+
+
 class Interrupted(BaseException):
     """The run was stopped by a signal: SIGINT (exit status 130) or SIGTERM (143)."""
 

@@ -133,6 +133,14 @@ class Candidate:
     def __str__(self) -> str:
         return f"n{self.digit}r{self.row}c{self.column}"
 
+    @classmethod
+    def parse(cls, text: str) -> "Candidate":
+        """The candidate named ``n5r3c7`` (the inverse of ``str``); PuzzleError otherwise."""
+        if (len(text) == 6 and text[0] == "n" and text[2] == "r" and text[4] == "c"
+                and all(text[i] in "123456789" for i in (1, 3, 5))):
+            return cls(int(text[1]), int(text[3]), int(text[5]))
+        raise PuzzleError(f"not a candidate name (like n5r3c7): {text!r}")
+
 
 class Puzzle:
     """An immutable 9x9 puzzle: the digit given in each cell, 0 for an empty cell.

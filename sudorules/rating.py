@@ -10,14 +10,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from .enums import RATINGS, Status
+from .errors import InvalidPuzzleError
 from .reader import PuzzleRecord
-from .validation import uniqueness_problem
+from .solver import Solver, unique_solution
 
 #: The ratings we compute and the engine theory that gives each.
-RATING_THEORIES = {"W": "W", "B": "B"}
+RATING_THEORIES = RATINGS
 
-#: Row statuses, from best to worst: the row's status is the worst over its ratings.
-STATUSES = ("solved", "not-solved", "timeout", "memory", "crashed", "invalid")
+#: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
+#: cannot happen to a checked puzzle; it would count as not-solved).
+STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
 
 
 @dataclass
@@ -58,18 +61,18 @@ def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str,
 
 
 class Rater:
-    """Rates puzzles with a fixed set of ratings; loads each theory's rules once."""
+    """Rates puzzles with a fixed set of ratings; loads each theory's rules once (a :class:`Solver`)."""
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
                  time_limit: Optional[float] = None):
-        from .engine import Engine
-
         unknown = [r for r in ratings if r not in RATING_THEORIES]
         if unknown:
             raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(RATING_THEORIES)}")
         self.ratings = tuple(ratings)
         self.time_limit = time_limit
-        self.engines = {r: Engine(theory=RATING_THEORIES[r], max_length=max_length) for r in self.ratings}
+        self.solver = Solver(max_length=max_length)
+        for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
+            self.solver.engine(RATING_THEORIES[name])
 
     def rate(self, record: PuzzleRecord) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
@@ -78,17 +81,18 @@ class Rater:
             return failed_row(record.text.strip(), None, self.ratings, "invalid",
                               f"line {record.line}: {record.error}")
         puzzle = record.puzzle
-        reason, solution = uniqueness_problem(puzzle)
-        if reason is not None:
-            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", reason,
+        try:
+            solution = unique_solution(puzzle)
+        except InvalidPuzzleError as error:
+            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", error.reason,
                               time.perf_counter() - started)
         row = RatingRow(str(puzzle), puzzle.clues)
         statuses = []
-        for name, engine in self.engines.items():
-            # The known unique solution only prunes work (no partial chain on a true candidate).
-            resolution = engine.solve(puzzle, time_limit=self.time_limit, solution=solution)
+        for name in self.ratings:
+            resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit,
+                                           solution=solution)
             row.ratings[name] = resolution.rating
             statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")
-        row.status = max(statuses, key=STATUSES.index)
+        row.status = str(max(statuses, key=STATUSES.index))
         row.seconds = time.perf_counter() - started
         return row

@@ -7,10 +7,13 @@ checker (:mod:`sudorules.checker`) and the rating read them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
-from .puzzle import Candidate, block_cells, cell_at, row_of, column_of, block_of
+from .enums import Status, Theory
+from .errors import SudorulesError
+from .puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
 VARIABLE_KINDS = ("rc", "rn", "cn", "bn")
@@ -60,6 +63,14 @@ class CspVariable:
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def parse(cls, name: str) -> "CspVariable":
+        """The variable printed ``name`` (``r3c7``, ``r3n5``, ``c7n5``, ``b3n5``)."""
+        kinds = {("r", "c"): "rc", ("r", "n"): "rn", ("c", "n"): "cn", ("b", "n"): "bn"}
+        if len(name) == 4 and (name[0], name[2]) in kinds and name[1] in "123456789" and name[3] in "123456789":
+            return cls(kinds[(name[0], name[2])], int(name[1]), int(name[3]))
+        raise ValueError(f"not a CSP variable name (like r3c7, r3n5, c7n5, b3n5): {name!r}")
+
 
 def variables_of(candidate: Candidate) -> tuple[CspVariable, CspVariable, CspVariable, CspVariable]:
     """The four CSP variables a label belongs to: its rc, rn, cn and bn variables."""
@@ -83,6 +94,16 @@ class ChainCell:
         """SudoRules' notation, e.g. ``r4n8{c9 c3}`` or ``b5n3{r4c6 .}``."""
         right = "." if self.right is None else self.variable.element(self.right)
         return f"{self.variable.name}{{{self.variable.element(self.left)} {right}}}"
+
+    def triple(self) -> tuple[str, str, Optional[str]]:
+        """``(variable, left-linking, right-linking)`` by name, e.g. ``("r4n8", "n8r4c9", "n8r4c3")``."""
+        return (self.variable.name, str(self.left), None if self.right is None else str(self.right))
+
+    @classmethod
+    def from_triple(cls, triple: Any) -> "ChainCell":
+        """The inverse of :meth:`triple`."""
+        variable, left, right = triple
+        return cls(CspVariable.parse(variable), Candidate.parse(left), None if right is None else Candidate.parse(right))
 
 
 @dataclass(frozen=True)
@@ -152,6 +173,54 @@ class Step:
         """True for whips, braids and other chain rules."""
         return bool(self.chain)
 
+    @property
+    def family(self) -> str:
+        """The rule family: ``single``, ``whip``, ``braid`` or ``subset`` (its kind in :attr:`subset`)."""
+        if self.subset is not None:
+            return "subset"
+        if self.chain:
+            return self.rule
+        return "single" if self.level == 0 else self.rule
+
+    @property
+    def length(self) -> int:
+        """The step's length: n for whip[n] / braid[n], p for a Subset of size p, 0 for a Single."""
+        return self.level
+
+    @property
+    def targets(self) -> tuple[Candidate, ...]:
+        """The candidates the step eliminates (what a chain or Subset is *for*); empty for a Single."""
+        return self.eliminations
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step as JSON-ready data: ``rule, family, length, text``, the ``eliminations`` and
+        ``assertions`` as candidate names (``n5r3c7``), a chain as ``[variable, left-linking,
+        right-linking]`` triples (``right`` null for the last cell), a Subset's pattern fields."""
+        data: dict[str, Any] = {"rule": self.rule, "family": self.family, "length": self.length, "text": self.text(),
+                                "eliminations": [str(c) for c in self.eliminations],
+                                "assertions": [str(c) for c in self.assertions]}
+        if self.chain:
+            data["chain"] = [list(cell.triple()) for cell in self.chain]
+        if self.subset is not None:
+            pattern = self.subset
+            data["subset"] = {"family": pattern.family, "unit_kind": pattern.unit_kind, "unit": pattern.unit,
+                              "cells": list(pattern.cells), "digits": list(pattern.digits),
+                              "bases": list(pattern.bases), "covers": list(pattern.covers)}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Step":
+        """The step that :meth:`to_dict` described (``text`` and ``family`` are derived, not read)."""
+        subset = data.get("subset")
+        return cls(
+            rule=data["rule"], level=int(data["length"]),
+            eliminations=tuple(Candidate.parse(c) for c in data.get("eliminations", ())),
+            assertions=tuple(Candidate.parse(c) for c in data.get("assertions", ())),
+            chain=tuple(ChainCell.from_triple(t) for t in data.get("chain", ())),
+            subset=None if subset is None else SubsetPattern(
+                subset["family"], subset["unit_kind"], int(subset["unit"]), tuple(subset.get("cells", ())),
+                tuple(subset.get("digits", ())), tuple(subset.get("bases", ())), tuple(subset.get("covers", ()))))
+
     def text(self) -> str:
         """The printed line, in SudoRules' notation (SPEC §6)."""
         if self.assertions and not self.eliminations:
@@ -208,3 +277,60 @@ class Resolution:
         if not self.solved:
             return None
         return max((step.level for step in self.steps), default=0)
+
+    @property
+    def solution(self) -> Optional[str]:
+        """The 81 digits of the solution when solved, else None."""
+        return "".join(map(str, self.values)) if self.solved and self.values else None
+
+    def raise_for_status(self) -> "Resolution":
+        """Return ``self`` when solved; otherwise raise the matching :class:`SudorulesError`
+        (:class:`TimeLimitError`, :class:`NotSolvedError`), as ``requests`` does for HTTP errors."""
+        if self.status == "timeout":
+            raise TimeLimitError(f"{self.puzzle}: time limit reached after {self.seconds:.2f} s under {self.theory}")
+        if not self.solved:
+            raise NotSolvedError(f"{self.puzzle}: {self.status} under {self.theory}"
+                                 + (f" ({self.contradiction})" if self.contradiction else ""))
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: ``puzzle, theory, status, rating, solution, seconds``, the counts after
+        Singles and whips[1], and ``steps`` (see :meth:`Step.to_dict`)."""
+        return {"puzzle": str(self.puzzle), "theory": str(self.theory), "max_length": self.max_length,
+                "status": str(self.status), "rating": self.rating, "solution": self.solution,
+                "seconds": round(self.seconds, 6), "contradiction": self.contradiction,
+                "candidates_after_singles": self.candidates_after_singles,
+                "links_after_singles": self.links_after_singles,
+                "candidates_after_whips1": self.candidates_after_whips1,
+                "steps": [step.to_dict() for step in self.steps]}
+
+    def to_json(self, **dumps: Any) -> str:
+        """:meth:`to_dict` as one line of JSON (non-ASCII kept: ``≠``)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, **dumps)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Resolution":
+        """The resolution that :meth:`to_dict` described (remaining candidates are not kept)."""
+        solution = data.get("solution")
+        return cls(puzzle=Puzzle.from_string(data["puzzle"]), theory=Theory.of(data["theory"]),
+                   max_length=int(data.get("max_length", 36)),
+                   steps=[Step.from_dict(step) for step in data.get("steps", ())],
+                   status=Status(data["status"]),
+                   values=tuple(int(d) for d in solution) if solution else (),
+                   candidates_after_singles=data.get("candidates_after_singles"),
+                   links_after_singles=data.get("links_after_singles"),
+                   candidates_after_whips1=data.get("candidates_after_whips1"),
+                   seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "Resolution":
+        """The inverse of :meth:`to_json`."""
+        return cls.from_dict(json.loads(text))
+
+
+class NotSolvedError(SudorulesError):
+    """A resolution that did not end solved (``not-solved`` or ``contradiction``)."""
+
+
+class TimeLimitError(SudorulesError):
+    """A resolution stopped by its time limit."""

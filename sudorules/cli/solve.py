@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -9,10 +10,10 @@ from typing import Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
 from ..path import format_path
 from ..reader import names_file, records_from_argument
-from ..validation import uniqueness_problem
+from ..solver import Solver, unique_solution
 from ..watchdog import hard_limit, heartbeat, stop_after
 from . import main
 
@@ -34,15 +35,21 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=7, show_default=True,
               help="B: from this level on, the longest partial braids are kept for one target at a time "
                    "(far less memory; whips of a level then come before braids of these lengths). 37: never.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
+                   "the steps, the status, the rating and the solution.")
 @click.option("--progress/--no-progress", default=None,
               help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
                    "run is at [default: when stderr is a terminal].")
 def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool,
-          lean_braids_from: int, progress: Optional[bool]) -> None:
+          lean_braids_from: int, output_format: str, progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
 
     A puzzle given on the command line is PUZZLE 0, as in SudoRules; the puzzles of a file are
-    numbered 1, 2, ... in file order.
+    numbered 1, 2, ... in file order.  With --format json, each puzzle is one line of JSON:
+    number, line, puzzle, theory, status, rating, solution, the counts after Singles and whips[1],
+    and steps (rule, family, length, text, eliminations, assertions, chain as [variable,
+    left-linking, right-linking] triples, subset).
 
     \b
     Exit status: 0 all solved; 1 an invalid puzzle (bad line, no or several solutions);
@@ -51,7 +58,6 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     (the paths printed so far are complete).
     """
     from ..checker import replay
-    from ..engine import Engine
 
     records = records_from_argument(source)
     numbered = names_file(source)
@@ -59,30 +65,36 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         progress = sys.stderr.isatty()
     where = {"line": 0, "level": 0, "done": 0}
     _stop_cleanly_on_signals(where)
-    engine = None
+    solver = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
+    solver.level_hook = lambda level: where.__setitem__("level", level)
     status = 0
     for rank, record in enumerate(records, start=1):
         where["line"] = record.line
+        number = rank if numbered else 0
         if record.puzzle is None:
             click.echo(f"line {record.line}: {record.error}", err=True)
+            _invalid_json(output_format, number, record.line, record.text.strip(), record.error)
             status = max(status, EXIT_INVALID)
             continue
-        reason, solution = uniqueness_problem(record.puzzle)
-        if reason is not None:
-            click.echo(f"line {record.line}: {record.puzzle}: {reason}", err=True)
+        try:
+            solution = unique_solution(record.puzzle)
+        except InvalidPuzzleError as error:
+            click.echo(f"line {record.line}: {error}", err=True)
+            _invalid_json(output_format, number, record.line, str(record.puzzle), error.reason)
             status = max(status, EXIT_INVALID)
             continue
-        if engine is None:
-            engine = Engine(theory=theory, max_length=max_length, lean_braids_from=lean_braids_from)
-            engine.level_hook = lambda level: where.__setitem__("level", level)
         where["level"] = 0
         beat = heartbeat(HEARTBEAT_SECONDS if progress else None,
                          lambda seconds: (f"line {where['line']}: still solving under {theory}, "
                                           f"level {where['level']}, {seconds:.0f} s"),
                          _say)
         with beat, stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
-            resolution = engine.solve(record.puzzle, time_limit=time_limit, solution=solution)
-        sys.stdout.write(format_path(resolution, record.puzzle, rank if numbered else 0))
+            resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution)
+        if output_format == "json":
+            sys.stdout.write(json.dumps({"number": number, "line": record.line, **resolution.to_dict()},
+                                        ensure_ascii=False) + "\n")
+        else:
+            sys.stdout.write(format_path(resolution, record.puzzle, number))
         sys.stdout.flush()
         where["done"] += 1
         if verify:
@@ -96,6 +108,13 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
     raise click.exceptions.Exit(status)
+
+
+def _invalid_json(output_format: str, number: int, line: int, puzzle: str, reason: Optional[str]) -> None:
+    """In JSON mode, an invalid puzzle gets its object too, so the output has one line per puzzle."""
+    if output_format == "json":
+        sys.stdout.write(json.dumps({"number": number, "line": line, "puzzle": puzzle, "status": "invalid",
+                                     "error": reason}, ensure_ascii=False) + "\n")
 
 
 def _say(text: str) -> None:

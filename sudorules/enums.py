@@ -1,0 +1,59 @@
+"""The named values of the domain: the theories (resolution theories, SPEC §5) and the statuses a
+resolution or a rated row ends with.
+
+Both are string-valued enums: ``Status.SOLVED == "solved"`` and ``str(Status.SOLVED) == "solved"``,
+so CSV and JSON outputs read exactly as before and plain strings are accepted wherever a member is.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class _StrEnum(str, Enum):
+    """A str-valued enum printed as its value (``enum.StrEnum`` needs Python 3.11; we support 3.10)."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Theory(_StrEnum):
+    """A resolution theory: the rules allowed, applied simplest-first (SPEC §5.3)."""
+
+    BRT = "BRT"  #: Singles only (the basic resolution theory)
+    W = "W"      #: Singles + whips: the W rating
+    B = "B"      #: Singles + whips + braids: the B rating
+    SW = "SW"    #: Singles + Subsets + whips
+
+    @classmethod
+    def of(cls, value: "Theory | str") -> "Theory":
+        """The member named ``value``, or ``ValueError`` listing the theories."""
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"unknown theory {value!r}: choose among {', '.join(t.value for t in cls)}") from None
+
+
+#: The theories that give a rating, and the rating's name (the CSV column of ``sudorules rate``).
+RATINGS = {"W": Theory.W, "B": Theory.B}
+
+
+class Status(_StrEnum):
+    """How a resolution or a rated row ended, from best to worst (a row's status is the worst over
+    its ratings)."""
+
+    SOLVED = "solved"                #: every cell decided
+    NOT_SOLVED = "not-solved"        #: the theory is too weak: candidates remain
+    CONTRADICTION = "contradiction"  #: a CSP variable lost all its candidates (no solution)
+    TIMEOUT = "timeout"              #: the time limit was reached
+    MEMORY = "memory"                #: a batch worker passed its memory limit
+    CRASHED = "crashed"              #: a batch worker died
+    INVALID = "invalid"              #: the input is no puzzle, or has no or several solutions
+
+    @property
+    def rank(self) -> int:
+        """0 for the best status, larger for worse ones."""
+        return list(Status).index(self)
