@@ -44,7 +44,7 @@ def rows_of(path: Path) -> list[list[str]]:
 def loading_seconds() -> float:
     """Seconds to build one worker's rule engine (paid once per worker, not per puzzle)."""
     started = time.perf_counter()
-    from sudorules.rating import Rater
+    from sudorules.batch.rating import Rater
 
     Rater(("W",))
     return time.perf_counter() - started

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sudorules.pool import OrderedPool, cpu_count  # noqa: E402
+from sudorules.batch.pool import OrderedPool, cpu_count  # noqa: E402
 from sudorules.reader import parse_puzzle  # noqa: E402
 
 CB001 = ROOT.parent / "shared" / "oracle" / "cb-001"

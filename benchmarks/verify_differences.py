@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_rating import load_oracle  # noqa: E402
 from sudorules import core, parse_puzzle  # noqa: E402
-from sudorules.checker import replay  # noqa: E402
+from sudorules.resolution.verify import replay  # noqa: E402
 from sudorules.engine import Engine  # noqa: E402
 
 

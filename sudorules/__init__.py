@@ -15,12 +15,13 @@ The types they speak: :class:`Puzzle`, :class:`Candidate`, :class:`Resolution` a
 from .api import check, rate, solve
 from .count import count_minimals
 from .enums import Status, Theory
-from .errors import EngineError, InputError, Interrupted, InvalidPuzzleError, OutputError, SudorulesError
+from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, NotSolvedError, OutputError,
+                     SudorulesError, TimeLimitError)
 from .generate import generate_frame as generate_puzzles
 from .puzzle import Candidate, Puzzle, PuzzleError
 from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
-from .solver import Solver
-from .steps import ChainCell, CspVariable, NotSolvedError, Resolution, Step, TimeLimitError
+from .engine.solver import Solver
+from .resolution.steps import ChainCell, CspVariable, Resolution, Step
 
 __all__ = [
     "Candidate", "ChainCell", "CspVariable", "EngineError", "InputError", "Interrupted", "InvalidPuzzleError",

@@ -20,8 +20,8 @@ import pandas as pd
 from .enums import Theory
 from .puzzle import Puzzle
 from .reader import PuzzleRecord, read_puzzles
-from .solver import Solver
-from .steps import Resolution
+from .engine.solver import Solver
+from .resolution.steps import Resolution
 
 PuzzleInput = Union[str, Puzzle]
 Puzzles = Union[PuzzleInput, Iterable[PuzzleInput]]
@@ -71,8 +71,8 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
     ``jobs=1`` (the default) rates in this process; ``jobs=N`` on N worker processes and
     ``jobs=None`` on every core, with ``memory_limit`` bytes per worker (None: the available memory
     shared by the workers)."""
-    from .batch import rate_records
-    from .rating import Rater, header
+    from .batch.runner import RateOptions, rate_records
+    from .batch.rating import Rater, header
 
     ratings = tuple(ratings)
     items = records(puzzles)
@@ -80,7 +80,8 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
         rater = Rater(ratings, max_length=max_length, time_limit=time_limit)
         rows: Iterable = (rater.rate(record) for record in items)
     else:
-        rows = rate_records(items, ratings, jobs, max_length, time_limit, memory_limit)
+        rows = rate_records(items, RateOptions(ratings=ratings, jobs=jobs, max_length=max_length,
+                                               time_limit=time_limit, memory_limit=memory_limit))
     if progress:
         from tqdm import tqdm
 
@@ -95,7 +96,7 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
 def check(puzzles: Puzzles) -> pd.DataFrame:
     """Solution count (0, 1, 2 = two or more), minimality and unique solution of each puzzle: the
     columns of ``sudorules check``, one row per puzzle in input order."""
-    from .check import COLUMNS, check_records
+    from .batch.check import COLUMNS, check_records
 
     table = pd.DataFrame([row.csv_fields() for row in check_records(records(puzzles))], columns=list(COLUMNS))
     for column in ("clues", "solutions"):

@@ -16,8 +16,7 @@ from typing import Iterable, Optional, Union
 import numpy as np
 
 from . import _core
-from .puzzle import Puzzle
-from .reader import GRID_CHARS, LAYOUT_CHARS
+from .puzzle import Puzzle, grid_values
 
 PuzzleLike = Union[Puzzle, str, bytes, Iterable[int]]
 
@@ -53,17 +52,9 @@ def _grid_bytes(puzzle: PuzzleLike) -> bytes:
 
 
 def _string_bytes(text: str) -> bytes:
-    """The cells of a puzzle string (one line or grid form, no tail); repeated digits are allowed
-    here (the core answers 0 solutions), anything else that is not a grid is a ValueError."""
-    values = []
-    for char in text:
-        if char in GRID_CHARS:
-            values.append(0 if char in ".0" else int(char))
-        elif char not in LAYOUT_CHARS and not char.isspace():
-            raise ValueError(f"bad character {char!r} in puzzle string")
-    if len(values) != 81:
-        raise ValueError(f"wrong length: {len(values)} grid characters, expected 81")
-    return bytes(values)
+    """The cells of a puzzle string (:func:`sudorules.puzzle.grid_values`: repeated digits allowed,
+    the core answers 0 solutions for them); anything that is not a grid is a ValueError."""
+    return bytes(grid_values(text))
 
 
 def _checked(array: np.ndarray) -> np.ndarray:

@@ -53,6 +53,15 @@ class InvalidPuzzleError(SudorulesError):
         self.reason = reason
 
 
+class NotSolvedError(SudorulesError):
+    """A resolution that did not end solved (``not-solved`` or ``contradiction``), from
+    ``Resolution.raise_for_status()``."""
+
+
+class TimeLimitError(SudorulesError):
+    """A resolution stopped by its time limit, from ``Resolution.raise_for_status()``."""
+
+
 class EngineError(SudorulesError):
     """The rule engine cannot run: rule files that do not load, a CLIPS failure."""
 

@@ -10,7 +10,7 @@ an empty cell.  Everything here is pure Python; the compiled bitset core lives i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 from .errors import SudorulesError
 
@@ -162,8 +162,6 @@ class Puzzle:
     @classmethod
     def from_string(cls, text: str) -> "Puzzle":
         """Parse one puzzle (one line of 81 characters or the multi-line grid form) and validate it."""
-        from .reader import parse_puzzle  # local import: reader depends on this module
-
         return parse_puzzle(text)
 
     @property
@@ -242,3 +240,133 @@ def format_grid(cells: Sequence[str]) -> str:
         if r % 3 == 0:
             lines.append(border)
     return "\n".join(lines)
+
+
+# --- Text: the one parser of puzzle grids (files and records are sudorules.reader's) -------------
+#
+# Accepted forms (SPEC §1.4): one line of 81 grid characters, 1-9 for givens and . or 0 for empty
+# cells, with spaces and the layout characters | + - between them; whatever follows the 81st grid
+# character (after white space) is the record's tail (the published controlled-bias collection puts
+# the generator's tries count there).  Or the multi-line grid: nine lines of nine grid characters,
+# optionally with | ! + - and spaces, and border lines made only of layout characters.  Blank lines,
+# lines starting with # and a UTF-8 byte-order mark are skipped; a line of 729 candidate characters
+# (a pencilmark or "sukaku" puzzle) is named as such.
+
+GRID_CHARS = frozenset("123456789.0")
+LAYOUT_CHARS = frozenset(" \t|!+-=:")
+BOM = "\ufeff"
+#: grid characters of a pencilmark (sukaku) line: 9 candidate positions for each of the 81 cells
+PENCILMARK_LENGTH = 729
+
+
+def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
+    """Split a line into its grid values, a bad-character reason (or None) and the tail.
+
+    Reads grid characters (skipping layout characters) until 81 are collected; the rest of the line is
+    the tail, which must be separated from the grid by whitespace.
+    """
+    values: list[int] = []
+    for position, char in enumerate(line, start=1):
+        if len(values) == 81:
+            rest = line[position - 1:]
+            if not rest[:1].isspace():
+                if sum(c in GRID_CHARS for c in line.split()[0]) == PENCILMARK_LENGTH:
+                    return values, ("pencilmark input (729 candidate characters, 9 per cell) is not "
+                                    "supported yet: give the puzzle as 81 grid characters"), ""
+                return values, "wrong length: more than 81 grid characters", ""
+            return values, None, rest.strip()
+        if char in GRID_CHARS:
+            values.append(0 if char in ".0" else int(char))
+        elif char not in LAYOUT_CHARS:
+            return values, f"bad character {char!r} at column {position}", ""
+    return values, None, ""
+
+
+def _validated(values: list[int]) -> "Puzzle":
+    if len(values) != 81:
+        raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
+    puzzle = Puzzle(values)
+    conflicts = puzzle.conflicts()
+    if conflicts:
+        raise PuzzleError(conflicts[0])
+    return puzzle
+
+
+def parse_puzzle(text: str) -> "Puzzle":
+    """Parse one puzzle given as a single line or as a multi-line grid; raise PuzzleError if invalid.
+
+    A tail after the 81 grid characters of a single line is ignored (use :func:`read_puzzles` to keep it).
+    """
+    records = list(parse_lines(text.splitlines()))
+    if not records:
+        raise PuzzleError("empty input: no puzzle")
+    if len(records) > 1:
+        raise PuzzleError(f"expected one puzzle, found {len(records)} records")
+    _, _, puzzle, error, _ = records[0]
+    if puzzle is None:
+        raise PuzzleError(error or "invalid puzzle")
+    return puzzle
+
+
+#: one parsed record: (first line number, its text, the puzzle or None, the reason or None, the tail)
+ParsedRecord = tuple[int, str, Optional["Puzzle"], Optional[str], str]
+
+
+def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
+    """Parse text lines into one record per puzzle, valid or not, in input order (the forms of
+    :mod:`sudorules.reader`): a bad line never stops parsing."""
+    pending: list[tuple[int, str, list[int]]] = []  # rows of a multi-line grid being read
+
+    def flush_incomplete() -> Iterator[ParsedRecord]:
+        if pending:
+            first_line, first_text, _ = pending[0]
+            yield (first_line, first_text, None, f"incomplete grid: {len(pending)} of 9 rows", "")
+            pending.clear()
+
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM):]
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        values, bad, tail = scan_line(line)
+        if bad is None and not values:
+            continue  # a border line of a multi-line grid
+        if bad is None and len(values) == 9:
+            pending.append((number, line, values))
+            if len(pending) == 9:
+                first_line, first_text, _ = pending[0]
+                grid = [v for _, _, row in pending for v in row]
+                pending.clear()
+                yield _record(first_line, first_text, grid, "")
+            continue
+        yield from flush_incomplete()
+        if bad is not None:
+            yield (number, line, None, bad, "")
+        else:
+            yield _record(number, line, values, tail)
+    yield from flush_incomplete()
+
+
+def _record(number: int, text: str, values: list[int], tail: str) -> ParsedRecord:
+    try:
+        return (number, text, _validated(values), None, tail)
+    except PuzzleError as error:
+        return (number, text, None, str(error), tail)
+
+
+def grid_values(text: str) -> list[int]:
+    """The cell values of a puzzle string, one line or the grid form, no tail and no check of
+    repeated digits (the compiled core answers 0 solutions for those): every grid character in
+    order, layout characters and white space skipped; PuzzleError for any other character or a
+    count other than 81."""
+    values = []
+    for char in text.lstrip(BOM):
+        if char in GRID_CHARS:
+            values.append(0 if char in ".0" else int(char))
+        elif char not in LAYOUT_CHARS and not char.isspace():
+            raise PuzzleError(f"bad character {char!r} in puzzle string")
+    if len(values) != 81:
+        raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
+    return values

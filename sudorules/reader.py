@@ -1,18 +1,8 @@
-"""Reading puzzles from text: one puzzle per line, or the multi-line grid form.
+"""Reading puzzles from files, standard input and command-line arguments, one record per puzzle.
 
-Accepted forms (SPEC §1.4, issue #2):
-
-* one line of 81 grid characters, ``1``-``9`` for givens and ``.`` or ``0`` for empty cells; spaces
-  and the layout characters ``| + -`` between them are ignored.  Whatever follows the 81st grid
-  character (after whitespace) is kept verbatim as the record's *tail*; the published
-  controlled-bias collection puts the generator's tries count there (``puzzle 200314``);
-* the multi-line grid: nine lines of nine grid characters each, optionally with ``|``, ``!``, ``+``,
-  ``-`` and spaces, and border lines made only of layout characters.
-
-Blank lines and lines starting with ``#`` are skipped, and so is a UTF-8 byte-order mark at the start
-of the input.  Every other line gives exactly one :class:`PuzzleRecord`, either a puzzle or the reason
-it is not one; a bad line never stops reading.  A line of 729 candidate characters (a pencilmark or
-"sukaku" puzzle) is recognised and named as such.
+The text forms (one line of 81 grid characters with an optional tail, or the multi-line grid) are
+parsed by :mod:`sudorules.puzzle`, the one grid parser; this module adds where the lines come from
+and :class:`PuzzleRecord`, which keeps a bad record's line and reason so a run can go on past it.
 
 Input *sources* (a file name, ``-`` for standard input, or a puzzle given on the command line) are
 checked before anything is read: a missing file, a directory, an unreadable file and an empty argument
@@ -29,13 +19,12 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, Union
 
 from .errors import InputError
-from .puzzle import Puzzle, PuzzleError
+from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, parse_lines, parse_puzzle
 
-GRID_CHARS = frozenset("123456789.0")
-LAYOUT_CHARS = frozenset(" \t|!+-=:")
-BOM = "\ufeff"
-#: grid characters of a pencilmark (sukaku) line: 9 candidate positions for each of the 81 cells
-PENCILMARK_LENGTH = 729
+
+
+__all__ = ["PuzzleRecord", "check_source", "looks_like_puzzle", "names_file", "open_lines", "parse_puzzle",
+           "read_puzzle_file", "read_puzzles", "records_from_argument"]
 
 
 @dataclass(frozen=True)
@@ -54,97 +43,11 @@ class PuzzleRecord:
         return self.puzzle is not None
 
 
-def _scan(line: str) -> tuple[list[int], Optional[str], str]:
-    """Split a line into its grid values, a bad-character reason (or None) and the tail.
-
-    Reads grid characters (skipping layout characters) until 81 are collected; the rest of the line is
-    the tail, which must be separated from the grid by whitespace.
-    """
-    values: list[int] = []
-    for position, char in enumerate(line, start=1):
-        if len(values) == 81:
-            rest = line[position - 1:]
-            if not rest[:1].isspace():
-                if sum(c in GRID_CHARS for c in line.split()[0]) == PENCILMARK_LENGTH:
-                    return values, ("pencilmark input (729 candidate characters, 9 per cell) is not "
-                                    "supported yet: give the puzzle as 81 grid characters"), ""
-                return values, "wrong length: more than 81 grid characters", ""
-            return values, None, rest.strip()
-        if char in GRID_CHARS:
-            values.append(0 if char in ".0" else int(char))
-        elif char not in LAYOUT_CHARS:
-            return values, f"bad character {char!r} at column {position}", ""
-    return values, None, ""
-
-
-def _validated(values: list[int]) -> Puzzle:
-    if len(values) != 81:
-        raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
-    puzzle = Puzzle(values)
-    conflicts = puzzle.conflicts()
-    if conflicts:
-        raise PuzzleError(conflicts[0])
-    return puzzle
-
-
-def parse_puzzle(text: str) -> Puzzle:
-    """Parse one puzzle given as a single line or as a multi-line grid; raise PuzzleError if invalid.
-
-    A tail after the 81 grid characters of a single line is ignored (use :func:`read_puzzles` to keep it).
-    """
-    records = list(read_puzzles(text.splitlines()))
-    if not records:
-        raise PuzzleError("empty input: no puzzle")
-    if len(records) > 1:
-        raise PuzzleError(f"expected one puzzle, found {len(records)} records")
-    record = records[0]
-    if record.puzzle is None:
-        raise PuzzleError(record.error or "invalid puzzle")
-    return record.puzzle
-
-
 def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:
-    """Yield one :class:`PuzzleRecord` per puzzle (valid or not) of the input lines, in input order."""
-    pending: list[tuple[int, str, list[int]]] = []  # rows of a multi-line grid being read
-
-    def flush_incomplete() -> Iterator[PuzzleRecord]:
-        if pending:
-            first_line, first_text, _ = pending[0]
-            yield PuzzleRecord(first_line, first_text, None,
-                               f"incomplete grid: {len(pending)} of 9 rows")
-            pending.clear()
-
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r\n")
-        if number == 1 and line.startswith(BOM):
-            line = line[len(BOM):]
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        values, bad, tail = _scan(line)
-        if bad is None and not values:
-            continue  # a border line of a multi-line grid
-        if bad is None and len(values) == 9:
-            pending.append((number, line, values))
-            if len(pending) == 9:
-                first_line, first_text, _ = pending[0]
-                grid = [v for _, _, row in pending for v in row]
-                pending.clear()
-                yield _record(first_line, first_text, grid, "")
-            continue
-        yield from flush_incomplete()
-        if bad is not None:
-            yield PuzzleRecord(number, line, None, bad)
-        else:
-            yield _record(number, line, values, tail)
-    yield from flush_incomplete()
-
-
-def _record(number: int, text: str, values: list[int], tail: str) -> PuzzleRecord:
-    try:
-        return PuzzleRecord(number, text, _validated(values), None, tail)
-    except PuzzleError as error:
-        return PuzzleRecord(number, text, None, str(error), tail)
+    """Yield one :class:`PuzzleRecord` per puzzle (valid or not) of the input lines, in input order
+    (the forms are those of :func:`sudorules.puzzle.parse_lines`)."""
+    for line, text, puzzle, error, tail in parse_lines(lines):
+        yield PuzzleRecord(line, text, puzzle, error, tail)
 
 
 def _shown(text: str, width: int = 60) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sudorules.batch import rate_file
+from sudorules.batch.runner import RateOptions, rate_file
 
 from conftest import CB001
 
@@ -43,7 +43,7 @@ def test_rows_follow_input_order_and_bad_input_is_recorded(cb001, tmp_path):
     source.write_text("\n".join([p for p, _, _ in puzzles[:3]] + ["12x", NO_SOLUTION, SEVERAL]
                                 + [p for p, _, _ in puzzles[3:]]) + "\n")
     out = tmp_path / "out.csv"
-    summary = rate_file(str(source), str(out), ("W", "B"), jobs=2, progress=False)
+    summary = rate_file(str(source), str(out), RateOptions(ratings=("W", "B"), jobs=2, progress=False))
     rows = _rows(out)
     assert rows[0] == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
     body = rows[1:]
@@ -78,7 +78,7 @@ def test_kill_minus_nine_then_resume_gives_the_uninterrupted_output(cb001, tmp_p
     source = tmp_path / "in.txt"
     source.write_text("\n".join(p for p, _, _ in puzzles) + "\n")
     reference = tmp_path / "reference.csv"
-    rate_file(str(source), str(reference), ("W",), jobs=2, progress=False)
+    rate_file(str(source), str(reference), RateOptions(ratings=("W",), jobs=2, progress=False))
 
     out = tmp_path / "out.csv"
     kills = 0
@@ -103,11 +103,11 @@ def test_resume_refuses_an_output_of_another_input(cb001, tmp_path):
     first.write_text("\n".join(p for p, _, _ in puzzles[:2]) + "\n")
     second.write_text("\n".join(p for p, _, _ in puzzles[2:]) + "\n")
     out = tmp_path / "out.csv"
-    rate_file(str(first), str(out), ("W",), jobs=1, progress=False)
-    from sudorules.batch import BatchError
+    rate_file(str(first), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    from sudorules.batch.runner import BatchError
 
     with pytest.raises(BatchError, match="another input"):
-        rate_file(str(second), str(out), ("W",), jobs=1, progress=False)
+        rate_file(str(second), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
 
 
 def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
@@ -117,7 +117,7 @@ def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("\n".join(p for p, _, _ in puzzles) + "\n")
     out = tmp_path / "out.parquet"
-    rate_file(str(source), str(out), ("W",), jobs=1, progress=False)
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
     table = pd.read_parquet(out)
     assert list(table["puzzle"]) == [p for p, _, _ in puzzles]
     assert list(table["W"]) == [w for _, w, _ in puzzles]
@@ -130,10 +130,10 @@ def test_dask_cluster_gives_the_local_output(cb001, tmp_path):
     source = tmp_path / "in.txt"
     source.write_text("\n".join([p for p, _, _ in puzzles] + ["bad line"]) + "\n")
     local, remote = tmp_path / "local.csv", tmp_path / "dask.csv"
-    rate_file(str(source), str(local), ("W",), jobs=2, progress=False)
+    rate_file(str(source), str(local), RateOptions(ratings=("W",), jobs=2, progress=False))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        rate_file(str(source), str(remote), ("W",), progress=False, scheduler=cluster.scheduler_address)
+        rate_file(str(source), str(remote), RateOptions(ratings=("W",), progress=False, scheduler=cluster.scheduler_address))
     assert _without_seconds(_rows(remote)) == _without_seconds(_rows(local))
 
 
@@ -145,7 +145,7 @@ def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on
     source = tmp_path / "in.txt"
     source.write_text(f"{hardest}\n{easy}\n")
     out = tmp_path / "out.csv"
-    rate_file(str(source), str(out), ("W",), jobs=1, memory_limit=600 * 2**20, progress=False)
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, memory_limit=600 * 2**20, progress=False))
     rows = _rows(out)[1:]
     assert [r[0] for r in rows] == [hardest, easy]
     assert rows[0][3] == "memory" and rows[0][2] == ""
@@ -165,7 +165,7 @@ def test_retry_rates_failed_rows_again_in_place_and_resumes_from_its_side_file(c
     source = tmp_path / "in.txt"
     source.write_text("\n".join([easy[0], hard[0], easy[1], hard[1], easy[2]]) + "\n")
     out = tmp_path / "out.csv"
-    rate_file(str(source), str(out), ("W",), jobs=1, time_limit=0.05, progress=False)
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, time_limit=0.05, progress=False))
     before = _rows(out)
     assert [r[3] for r in before[1:]] == ["solved", "timeout", "solved", "timeout", "solved"]
 

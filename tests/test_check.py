@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudorules import core
-from sudorules.check import COLUMNS, check_records
+from sudorules.batch.check import COLUMNS, check_records
 from sudorules.cli import main
 from sudorules.reader import read_puzzles
 

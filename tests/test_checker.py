@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sudorules.checker import check_step, replay
-from sudorules.notation import parse_step, read_path
+from sudorules.resolution.verify import check_step, replay
+from sudorules.resolution.notation import parse_step, read_path
 from sudorules.puzzle import Candidate
-from sudorules.state import ResolutionState
+from sudorules.resolution.state import ResolutionState
 
 from conftest import ORACLE
 
@@ -94,7 +94,7 @@ def test_spec_example_of_an_invalid_whip_is_rejected():
     step = parse_step("whip[3]: r1n6{c2 c5} - c5n2{r1 r4} - b5n3{r4c6 .} ==> r2c1 ≠ 6")
     assert step.eliminations == (Candidate(6, 2, 1),)
     assert step.text() == "whip[3]: r1n6{c2 c5} - c5n2{r1 r4} - b5n3{r4c6 .} ==> r2c1≠6"
-    from sudorules.checker import check_chain_target
+    from sudorules.resolution.verify import check_chain_target
     from sudorules.reader import parse_puzzle
 
     state = ResolutionState(parse_puzzle("." * 81))
@@ -118,7 +118,7 @@ def test_eliminating_a_solution_digit_is_reported():
 
 
 def test_printed_steps_equal_sudorules_lines():
-    from sudorules.notation import is_step_line
+    from sudorules.resolution.notation import is_step_line
 
     if not PATH_FILES:
         pytest.skip("../shared/oracle paths are not present")

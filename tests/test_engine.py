@@ -14,9 +14,9 @@ import re
 import pytest
 
 from sudorules import core, parse_puzzle
-from sudorules.checker import replay
+from sudorules.resolution.verify import replay
 from sudorules.engine import Engine, candidate_of_label, label_variables, variable_of_id
-from sudorules.rulegen import salience_order
+from sudorules.engine.rulegen import salience_order
 
 COUNT_SAMPLE = 200  # puzzles checked for the BRT / whip[1] counts (every 70th line)
 
@@ -226,8 +226,8 @@ def test_trial_depth_is_at_most_every_chain_length_and_none_for_the_solution(cb0
     """The trial propagation that orders braid targets (sudorules.trial) contradicts a whip or braid
     target of length n within n rounds, and never contradicts a candidate of the solution."""
     from sudorules.engine import LINKS
-    from sudorules.state import ResolutionState
-    from sudorules.trial import TrialState
+    from sudorules.resolution.state import ResolutionState
+    from sudorules.engine.trial import TrialState
 
     line = 3885  # published W = 5, B = 4
     text = _lines(cb001)[line - 1]
@@ -255,7 +255,7 @@ def test_trial_depth_is_at_most_every_chain_length_and_none_for_the_solution(cb0
 def test_lean_braids_keep_one_target_at_a_time_and_the_same_rating(cb001, monkeypatch):
     """From lean_braids_from on, partial braids of the lean lengths exist for at most one target at
     a time, and the rating and the re-verified path are still those of the puzzle."""
-    import sudorules.engine as engine_module
+    import sudorules.engine.driver as engine_module
 
     line = 3885  # published W = 5, B = 4
     text = _lines(cb001)[line - 1]
@@ -267,13 +267,13 @@ def test_lean_braids_keep_one_target_at_a_time_and_the_same_rating(cb001, monkey
            (do-for-all-facts ((?f pb3)) (not (member$ ?f:z ?zs)) (bind ?zs (create$ ?zs ?f:z)))
            (length$ ?zs))""")
     targets_seen = []
-    original = engine_module._BraidSchedule.focus_next
+    original = engine_module.BraidSchedule.focus_next
 
     def focus_next(schedule, records):
         targets_seen.append(engine.env.eval("(test-lean-targets)"))
         return original(schedule, records)
 
-    monkeypatch.setattr(engine_module._BraidSchedule, "focus_next", focus_next)
+    monkeypatch.setattr(engine_module.BraidSchedule, "focus_next", focus_next)
     resolution = engine.solve(text, solution=core.solve(text))
     assert resolution.rating == _ints(cb001, "B-ratings.txt")[line - 1] == 4
     assert any(step.rule == "braid" and step.level == 4 for step in resolution.steps)
@@ -292,10 +292,10 @@ class _FakeClips:
 
 
 def test_braid_schedule_tries_targets_then_longer_braids_and_restarts_after_a_change():
-    from sudorules.engine import _BraidSchedule
+    from sudorules.engine.schedule import BraidSchedule
 
     env = _FakeClips()
-    schedule = _BraidSchedule(env, lean_from=4, targets=lambda: [30, 20, 10])  # 10 is tried first
+    schedule = BraidSchedule(env, lean_from=4, targets=lambda: [30, 20, 10])  # 10 is tried first
     # Below the lean levels: each target focused once, and kept.
     schedule.start_level(3, records=0)
     assert [schedule.focus_next(0) for _ in range(4)] == [True, True, True, False]

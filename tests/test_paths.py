@@ -12,8 +12,8 @@ import sys
 import pytest
 
 from sudorules import core, parse_puzzle
-from sudorules.checker import replay
-from sudorules.notation import read_path
+from sudorules.resolution.verify import replay
+from sudorules.resolution.notation import read_path
 
 W_LEVELS = range(0, 7)
 PER_LEVEL = 2

@@ -3,7 +3,7 @@
 import os
 import time
 
-from sudorules.pool import OrderedPool
+from sudorules.batch.pool import OrderedPool
 
 
 def _factory(offset):

@@ -4,7 +4,7 @@ import time
 
 import clips
 
-from sudorules.watchdog import hard_limit, stop_after
+from sudorules.batch.watchdog import hard_limit, stop_after
 
 
 def test_the_timer_fires_while_clips_is_busy():

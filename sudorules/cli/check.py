@@ -6,7 +6,7 @@ from typing import Optional
 
 import click
 
-from ..check import check_records, write_csv
+from ..batch.check import check_records, write_csv
 from ..errors import EXIT_INVALID
 from ..output import check_output, open_output
 from ..reader import records_from_argument

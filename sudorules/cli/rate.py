@@ -8,9 +8,9 @@ from typing import Optional
 
 import click
 
-from ..batch import rate_file
+from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted
-from ..rating import RATING_THEORIES, STATUSES
+from ..batch.rating import RATING_THEORIES, STATUSES
 from . import main
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -93,8 +93,10 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     if progress is None:
         progress = sys.stderr.isatty()
     try:
-        summary = rate_file(source, output, ratings, jobs, max_length, time_limit,
-                            None if memory_limit is None else memory_limit * 2**20, progress, scheduler, retry)
+        summary = rate_file(source, output, RateOptions(
+            ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
+            memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
+            progress=progress))
     except ImportError as error:
         raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from None
     except Interrupted as stop:

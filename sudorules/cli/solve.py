@@ -11,10 +11,10 @@ from typing import Optional
 import click
 
 from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
-from ..path import format_path
+from ..resolution.path import format_path
 from ..reader import names_file, records_from_argument
-from ..solver import Solver, unique_solution
-from ..watchdog import hard_limit, heartbeat, stop_after
+from ..engine.solver import Solver, unique_solution
+from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
 
 THEORIES = ["W", "B", "SW", "BRT"]
@@ -57,7 +57,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     and remaining candidates are printed); 4 the time limit was reached; 130 / 143 interrupted
     (the paths printed so far are complete).
     """
-    from ..checker import replay
+    from ..resolution.verify import replay
 
     records = records_from_argument(source)
     numbered = names_file(source)

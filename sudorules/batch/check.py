@@ -13,8 +13,8 @@ from typing import IO, Iterable, Iterator, Optional
 
 import numpy as np
 
-from . import core
-from .reader import PuzzleRecord
+from .. import core
+from ..reader import PuzzleRecord
 
 #: CSV columns, in order; ``error`` is always the last column, empty for a record that parsed.
 COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", "error")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator, Optional
 
-from .errors import SudorulesError
+from ..errors import SudorulesError
 
 #: A worker factory: called once in each worker process with the pool's ``init_args``; returns the
 #: function that handles one task.

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from .errors import EXIT_USAGE, Interrupted, OutputError, SudorulesError
-from .output import check_output, is_stream, open_output, stream_descriptor
+from ..errors import EXIT_USAGE, Interrupted, OutputError, SudorulesError
+from ..output import check_output, is_stream, open_output, stream_descriptor
 from .pool import OrderedPool, cpu_count, default_memory_limit
 from .rating import RatingRow, Rater, header, record_failed_row
-from .reader import PuzzleRecord, check_source, read_puzzle_file
+from ..reader import PuzzleRecord, check_source, read_puzzle_file
 
 
 def csv_line(cells: Sequence[str]) -> str:
@@ -136,14 +136,31 @@ class BatchSummary:
         self.statuses[row.status] = self.statuses.get(row.status, 0) + 1
 
 
-def _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler) -> Callable:
+@dataclass(frozen=True)
+class RateOptions:
+    """How a batch is rated: which ratings, where, with which limits."""
+
+    ratings: tuple[str, ...] = ("W",)  #: the ratings to compute (columns), e.g. ("W", "B")
+    jobs: Optional[int] = None  #: local worker processes (None: every core)
+    max_length: int = 36  #: longest whip / braid tried
+    time_limit: Optional[float] = None  #: seconds per puzzle and rating (status timeout past it)
+    #: bytes a local worker may grow past its loaded rules (None: the available memory shared by the
+    #: workers, :func:`~sudorules.batch.pool.default_memory_limit`; 0: no limit)
+    memory_limit: Optional[int] = None
+    scheduler: Optional[str] = None  #: ``tcp://HOST:PORT`` of a dask.distributed cluster, or None
+    retry: tuple[str, ...] = ()  #: statuses whose rows of an existing output are rated again
+    progress: bool = False  #: a progress bar on stderr
+
+
+def _rater(options: RateOptions) -> Callable:
     """A function from records to their rows in order: local worker processes or a dask cluster."""
     def rate(records: Iterable[PuzzleRecord]) -> Iterator[RatingRow]:
-        if scheduler is not None:
+        if options.scheduler is not None:
             from .distributed import rate_records_on_cluster
 
-            return rate_records_on_cluster(records, scheduler, ratings, max_length, time_limit)
-        return rate_records(records, ratings, jobs, max_length, time_limit, memory_limit)
+            return rate_records_on_cluster(records, options.scheduler, options.ratings, options.max_length,
+                                           options.time_limit)
+        return rate_records(records, options)
     return rate
 
 
@@ -199,14 +216,10 @@ def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Opti
     return rater.rate
 
 
-def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
-                 max_length: int = 36, time_limit: Optional[float] = None,
-                 memory_limit: Optional[int] = None) -> Iterator[RatingRow]:
-    """Rate records on ``jobs`` worker processes (default: all cores); yield rows in input order.
-
-    ``memory_limit``: bytes each worker may grow past its loaded rules (None: the available memory
-    shared by the workers, :func:`~sudorules.pool.default_memory_limit`; 0: no limit)."""
-    ratings = tuple(ratings)
+def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOptions()) -> Iterator[RatingRow]:
+    """Rate records on ``options.jobs`` worker processes (default: all cores); yield rows in input order."""
+    ratings = tuple(options.ratings)
+    time_limit = options.time_limit
 
     def on_failure(record: PuzzleRecord, kind: str, detail: str) -> RatingRow:
         status = kind if kind in ("timeout", "memory") else "crashed"
@@ -215,25 +228,21 @@ def rate_records(records: Iterable[PuzzleRecord], ratings: Sequence[str] = ("W",
 
     # The hard limit is a backstop: the engine stops itself at time_limit and reports "timeout".
     hard_limit = None if time_limit is None else 2 * time_limit + 10
-    jobs = jobs or cpu_count()
-    if memory_limit is None:
-        memory_limit = default_memory_limit(jobs)
-    pool = OrderedPool(_make_rater_handle, (ratings, max_length, time_limit), jobs,
+    jobs = options.jobs or cpu_count()
+    memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit
+    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit), jobs,
                        on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
     yield from pool.imap(enumerate(records))
 
 
-def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",), jobs: Optional[int] = None,
-              max_length: int = 36, time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
-              progress: bool = True, scheduler: Optional[str] = None, retry: Sequence[str] = ()) -> BatchSummary:
+def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions()) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None or ``-``).
 
     With an output file, resumes: rows already there are kept and their puzzles skipped, except
     those whose status is in ``retry``, which are rated again and replaced.  An output name ending
     in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
     written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
-    dask.distributed cluster instead of local worker processes.  ``memory_limit`` (bytes) caps each
-    local worker's growth; 0 means no cap.
+    dask.distributed cluster instead of local worker processes (see :class:`RateOptions`).
 
     On SIGINT / SIGTERM (:class:`Interrupted`), the workers are stopped, every row written is
     complete, and the exception goes on with the run's summary in its ``summary`` attribute.
@@ -244,14 +253,14 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
         output = None
     check_output(output, inputs=[source])
     if output is not None and output.endswith(".parquet"):
-        return _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit,
-                                progress, scheduler, retry)
+        return _rate_to_parquet(source, output, options)
+    ratings, retry = tuple(options.ratings), tuple(options.retry)
     if retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
     columns = header(ratings)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
-    rate = _rater(ratings, jobs, max_length, time_limit, memory_limit, scheduler)
+    rate = _rater(options)
     lock: Optional[OutputLock] = None
     handle_fd: Optional[int] = None
     bar = None
@@ -272,7 +281,7 @@ def rate_file(source: str, output: Optional[str], ratings: Sequence[str] = ("W",
             records = _skip_done(read_puzzle_file(source), done)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
         summary.total = _count_records(source) if source != "-" else None
-        bar = _progress_bar(summary.total, summary.skipped) if progress else None
+        bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
             _write(handle_fd, csv_line(row.values(ratings)), output)
             summary.count(row)
@@ -313,18 +322,16 @@ def _write(fd: int, line: str, output: Optional[str]) -> None:
         raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
 
 
-def _rate_to_parquet(source, output, ratings, jobs, max_length, time_limit, memory_limit, progress,
-                     scheduler, retry=()) -> BatchSummary:
+def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSummary:
     """Rate into a resumable CSV beside ``output``, then write the Parquet file (atomically) from it."""
     import pandas as pd
 
     partial = output + ".partial.csv"
     if Path(output).exists() and not Path(partial).exists():
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
-    summary = rate_file(source, partial, ratings, jobs, max_length, time_limit, memory_limit, progress, scheduler,
-                        retry)
+    summary = rate_file(source, partial, options)
     table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
-    for column in ["clues", *ratings]:
+    for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     with open_output(output, binary=True, inputs=[source]) as stream:
         table.to_parquet(stream, index=False)

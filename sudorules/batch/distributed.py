@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, Optional, Sequence
 
-from .errors import SudorulesError
+from ..errors import SudorulesError
 from .rating import Rater, RatingRow, record_failed_row
-from .reader import PuzzleRecord
+from ..reader import PuzzleRecord
 
 _RATERS: dict[tuple, Rater] = {}  # per worker process: (ratings, max_length, time_limit) -> Rater
 

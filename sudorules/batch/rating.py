@@ -10,10 +10,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from .enums import RATINGS, Status
-from .errors import InvalidPuzzleError
-from .reader import PuzzleRecord
-from .solver import Solver, unique_solution
+from ..enums import RATINGS, Status
+from ..errors import InvalidPuzzleError
+from ..reader import PuzzleRecord
+from ..engine.solver import Solver, unique_solution
 
 #: The ratings we compute and the engine theory that gives each.
 RATING_THEORIES = RATINGS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .puzzle import CELLS, PEERS, Candidate, Puzzle, format_grid
+from ..puzzle import CELLS, PEERS, Candidate, Puzzle, format_grid
 from .steps import CspVariable, VARIABLE_KINDS
 
 

@@ -48,6 +48,11 @@ def _read(name: str) -> str:
     return resources.files("sudorules.rules").joinpath(name).read_text(encoding="utf-8")
 
 
+def functions() -> str:
+    """The CLIPS functions the Python driver calls (rules/functions.clp), for every theory."""
+    return _read("functions.clp")
+
+
 def _template(name: str) -> str:
     """A template rule file without its leading comment block (the comments contain no fields)."""
     return _read(name)

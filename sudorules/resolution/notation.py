@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .puzzle import Candidate, cell_at
+from ..puzzle import Candidate, cell_at
 from .steps import ChainCell, CspVariable, Step, SubsetPattern
 
 _ELIM = re.compile(r"r(\d)c(\d)\s*(?:≠|<>)\s*(\d)")
@@ -126,7 +126,7 @@ def read_path(text: str):
     The puzzle is the first line made of exactly 81 grid characters; the steps are every line that
     prints a rule application, in order.  Returns ``(puzzle, steps)``.
     """
-    from .reader import parse_puzzle
+    from ..reader import parse_puzzle
 
     puzzle = None
     steps = []

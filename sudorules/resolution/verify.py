@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
-from .puzzle import Candidate, Puzzle, block_cells, cell_at, column_cells, row_cells
+from ..puzzle import Candidate, Puzzle, block_cells, cell_at, column_cells, row_cells
 from .state import ResolutionState
 from .steps import CspVariable, Step
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
-from .enums import Theory
-from .errors import InvalidPuzzleError
-from .puzzle import Puzzle
+from ..enums import Theory
+from ..errors import InvalidPuzzleError
+from ..puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from .engine import Engine
-    from .steps import Resolution
+    from .driver import Engine
+    from ..resolution.steps import Resolution
 
 PuzzleLike = Union[Puzzle, str]
 
@@ -32,7 +32,7 @@ def as_puzzle(puzzle: PuzzleLike) -> Puzzle:
 def unique_solution(puzzle: PuzzleLike) -> tuple[int, ...]:
     """The 81 digits of the puzzle's unique solution; :class:`InvalidPuzzleError` when it has no
     solution or several."""
-    from . import core
+    from .. import core
 
     puzzle = as_puzzle(puzzle)
     count, solution = core.solution_status(puzzle)
@@ -59,7 +59,7 @@ class Solver:
 
     def engine(self, theory: Union[Theory, str]) -> "Engine":
         """The engine of ``theory``, loading its rules on first use."""
-        from .engine import Engine
+        from .driver import Engine
 
         theory = Theory.of(theory)
         if theory not in self._engines:
@@ -72,10 +72,11 @@ class Solver:
               time_limit: Optional[float] = None, solution: Optional[Sequence[int]] = None) -> "Resolution":
         """Check ``puzzle`` (unless its unique ``solution`` is given, from :func:`unique_solution`),
         then run ``theory`` on it; the :class:`~sudorules.steps.Resolution` tells how it ended."""
+        engine = self.engine(theory)  # an unknown theory is named before the puzzle is looked at
         puzzle = as_puzzle(puzzle)
         if solution is None:
             solution = unique_solution(puzzle)
-        return self.engine(theory).solve(puzzle, time_limit=time_limit, solution=solution)
+        return engine.solve(puzzle, time_limit=time_limit, solution=solution)
 
     def close(self) -> None:
         """Free the engines (they are built again if the solver is used after)."""

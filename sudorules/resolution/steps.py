@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .enums import Status, Theory
-from .errors import SudorulesError
-from .puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
+from ..enums import Status, Theory
+from ..errors import NotSolvedError, TimeLimitError
+from ..puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
 VARIABLE_KINDS = ("rc", "rn", "cn", "bn")
@@ -327,10 +327,3 @@ class Resolution:
         """The inverse of :meth:`to_json`."""
         return cls.from_dict(json.loads(text))
 
-
-class NotSolvedError(SudorulesError):
-    """A resolution that did not end solved (``not-solved`` or ``contradiction``)."""
-
-
-class TimeLimitError(SudorulesError):
-    """A resolution stopped by its time limit."""

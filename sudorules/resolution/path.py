@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from .puzzle import Puzzle, format_grid
+from ..puzzle import Puzzle, format_grid
 from .state import ResolutionState
 from .steps import Resolution, Step
 

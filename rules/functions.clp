@@ -1,0 +1,56 @@
+;;; Functions the Python driver (sudorules/engine/driver.py) calls: load a puzzle, switch a level
+;;; on, hand over precomputed neighbour and reach lists, focus braid targets, read the candidates,
+;;; clean up between puzzles.  Loaded after templates.clp, whose templates they assert.
+;;;
+;;; Functions called from Python return TRUE, never a fact: a fact handed back to clipspy stays in
+;;; CLIPS's garbage after it is retracted, and every later puzzle gets slower (measured: W2 puzzles
+;;; 19 -> 29 ms per puzzle over 300 puzzles, and memory growing).
+
+;;; A puzzle: its candidates, the CSP variables its givens decide, the labels of its known solution
+;;; (no partial chain is built on one), and the 324 CSP variables (ids 100*type + 10*first + second).
+(deffunction sr-init (?cands ?done ?true)
+   (foreach ?l ?true (assert (true-label (l ?l))))
+   (foreach ?v ?done (assert (done (v ?v))))
+   (foreach ?l ?cands
+      (bind ?n (div ?l 100)) (bind ?r (mod (div ?l 10) 10)) (bind ?c (mod ?l 10))
+      (assert (cand (l ?l) (n ?n) (r ?r) (c ?c)
+                    (b (+ (* 3 (div (- ?r 1) 3)) (div (- ?c 1) 3) 1)))))
+   (loop-for-count (?t 1 4)
+      (loop-for-count (?a 1 9)
+         (loop-for-count (?b 1 9)
+            (assert (csp-var (v (+ (* 100 ?t) (* 10 ?a) ?b)))))))
+   TRUE)
+
+(deffunction sr-activate (?level) (assert (active (level ?level))) TRUE)
+
+(deffunction sr-neighbours (?l $?ls) (assert (nb (l ?l) (ls ?ls))) TRUE)
+
+(deffunction sr-focus (?level $?zs) (foreach ?z ?zs (assert (focus (z ?z) (level ?level)))) TRUE)
+
+(deffunction sr-focus-range (?z ?from ?to)
+   (loop-for-count (?level ?from ?to) (assert (focus (z ?z) (level ?level))))
+   TRUE)
+
+(deffunction sr-unfocus (?z ?from)
+   (do-for-all-facts ((?f focus)) (and (eq ?f:z ?z) (>= ?f:level ?from)) (retract ?f))
+   TRUE)
+
+(deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)
+
+;;; The labels of the current candidates, as a multifield: iterating clipspy Fact objects instead
+;;; keeps retracted facts alive in CLIPS and makes every later puzzle slower.
+(deffunction sr-labels ()
+   (bind ?out (create$))
+   (do-for-all-facts ((?f cand)) TRUE (bind ?out (create$ ?out ?f:l)))
+   ?out)
+
+(deffunction sr-clean ()
+   (do-for-all-facts ((?f csp-var)) TRUE (retract ?f))
+   (do-for-all-facts ((?f cand)) TRUE (retract ?f))
+   (do-for-all-facts ((?f done)) TRUE (retract ?f))
+   (do-for-all-facts ((?f active)) TRUE (retract ?f))
+   (do-for-all-facts ((?f blocked)) TRUE (retract ?f))
+   (do-for-all-facts ((?f true-label)) TRUE (retract ?f))
+   (do-for-all-facts ((?f nb)) TRUE (retract ?f))
+   (do-for-all-facts ((?f tv)) TRUE (retract ?f))
+   (do-for-all-facts ((?f focus)) TRUE (retract ?f)))

@@ -1,0 +1,17 @@
+"""The rule engine: CLIPS rules run by clipspy, simplest first (docs/engine.md).
+
+* :mod:`.driver` - :class:`Engine`, one CLIPS environment loaded with a theory's rules;
+* :mod:`.bridge` - the Python functions the rules call back, which turn firings into steps;
+* :mod:`.schedule` and :mod:`.trial` - the order in which the B theory grows braids, target by
+  target, from a trial propagation;
+* :mod:`.rulegen` - the CLIPS text of a theory: saliences, rule files, per-length generated rules;
+* :mod:`.labels` - the one integer encoding of labels and CSP variables the rules use;
+* :mod:`.solver` - :class:`Solver`: check a puzzle with the core, then run the rules.
+"""
+
+from .driver import Engine
+from .labels import LINKS, candidate_of_label, label_variables, variable_id, variable_of_id
+from .solver import Solver, unique_solution
+
+__all__ = ["LINKS", "Engine", "Solver", "candidate_of_label", "label_variables", "unique_solution", "variable_id",
+           "variable_of_id"]

@@ -1,0 +1,125 @@
+"""The bridge between CLIPS and Python: the functions the rules call back when they fire, and how
+their integer records become :class:`~sudorules.resolution.steps.Step` objects.
+
+The rules' right-hand sides call ``sr-single``, ``sr-chain``, ``sr-more``, ``sr-braid``,
+``sr-subset`` and ``sr-contradiction`` (defined on the environment by :class:`~.driver.Engine`);
+a :class:`Recorder` keeps what they report as plain integers during a run, and :func:`step_of_record`
+decodes them once the run is over (decoding inside the callbacks would slow every firing).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Optional
+
+import clips
+
+from ..puzzle import block_cells, cell_at
+from ..resolution.steps import SUBSET_NAMES, ChainCell, Step, SubsetPattern
+from .labels import _KIND_OF_HUNDREDS, candidate_of_label, variable_of_id
+
+if TYPE_CHECKING:
+    from .driver import Engine
+
+_SINGLE_NAMES = {"rc": "naked-single", "rn": "hidden-single-in-a-row",
+                 "cn": "hidden-single-in-a-column", "bn": "hidden-single-in-a-block"}
+_UNIT_KINDS = {1: "row", 2: "column", 3: "block", 4: "row", 5: "column", 6: "block", 7: "rows", 8: "columns"}
+
+
+class QuietRunLimit(clips.Router):
+    """Drops CLIPS's "rule firing limit reached" notice (printed when a run chunk ends); passes
+    any other standard output through.  CLIPS prints nothing else while solving, so this router
+    is off the hot path."""
+
+    NOTICE = "rule firing limit reached"
+
+    def __init__(self):
+        super().__init__("sudorules-quiet-run-limit", 40)
+
+    def query(self, name: str) -> bool:
+        return name == "stdout"
+
+    def write(self, name: str, message: str) -> None:
+        if message.strip() and self.NOTICE not in message:
+            sys.stdout.write(message)
+
+
+class Recorder:
+    """Collects rule applications from the CLIPS callbacks during one run."""
+
+    def __init__(self, engine: "Engine"):
+        self.engine = engine
+        self.records: list[list] = []  # [rule, level, eliminations, assertions, chain]
+        self.values: list[int] = []
+        self.contradiction: Optional[str] = None
+
+    def single(self, vid, label):
+        kind = _KIND_OF_HUNDREDS[int(vid) // 100]
+        self.records.append([_SINGLE_NAMES[kind], 0, [], [int(label)], None])
+        self.values.append(int(label))
+
+    def chain(self, rule, level, target, cells):
+        self.records.append([str(rule), int(level), [int(target)], [], list(cells)])
+
+    def more(self, target):
+        self.records[-1][2].append(int(target))
+
+    def subset(self, size, unit, target, *rest):
+        size, unit = int(size), int(unit)
+        indices, coords = [int(x) for x in rest[:size]], [int(x) for x in rest[size:]]
+        self.records.append([subset_pattern(size, unit, indices, coords), size, [int(target)], [], None])
+
+    def braid(self, level, target, rlcs, vid):
+        cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid))
+        self.records.append(["braid", int(level), [int(target)], [], cells])
+
+    def contradict(self, vid):
+        variable = variable_of_id(int(vid))
+        self.contradiction = f"{variable.kind.upper()}-CELL {variable.name}"
+
+
+def subset_pattern(size: int, unit: int, indices: list[int], coords: list[int]) -> SubsetPattern:
+    """The :class:`SubsetPattern` of a Subset found in unit space ``unit`` (see rules/subsets.clp)."""
+    family, number = divmod(unit, 10)
+    kind = _UNIT_KINDS[family]
+
+    def cell(i: int, k: int) -> int:  # the cell of index i, coordinate k, in a naked/hidden unit
+        if kind == "row":
+            return cell_at(number, k if family == 4 else i)
+        if kind == "column":
+            return cell_at(k if family == 5 else i, number)
+        square = k if family == 6 else i
+        return block_cells(number)[square - 1]
+
+    if family <= 3:
+        return SubsetPattern("naked", kind, number, cells=tuple(cell(i, 0) for i in indices),
+                             digits=tuple(coords))
+    if family <= 6:
+        return SubsetPattern("hidden", kind, number, cells=tuple(cell(0, k) for k in coords),
+                             digits=tuple(indices))
+    return SubsetPattern("fish", kind, number, bases=tuple(indices), covers=tuple(coords))
+
+
+def _subset_rule_name(pattern: SubsetPattern) -> str:
+    size = pattern.size
+    if pattern.family == "fish":
+        return f"{SUBSET_NAMES[size][1]}-in-{pattern.unit_kind}"
+    return f"{pattern.family}-{SUBSET_NAMES[size][0]}-in-a-{pattern.unit_kind}"
+
+
+def step_of_record(record: list) -> Step:
+    """The step of one :class:`Recorder` record."""
+    rule, level, eliminations, assertions, cells = record
+    if isinstance(rule, SubsetPattern):
+        return Step(rule=_subset_rule_name(rule), level=level,
+                    eliminations=tuple(candidate_of_label(z) for z in eliminations), subset=rule)
+    chain = ()
+    if cells:
+        chain = tuple(
+            ChainCell(variable_of_id(cells[i]), candidate_of_label(cells[i + 1]),
+                      candidate_of_label(cells[i + 2]) if cells[i + 2] else None)
+            for i in range(0, len(cells), 3))
+    return Step(rule=rule, level=level,
+                eliminations=tuple(candidate_of_label(z) for z in eliminations),
+                assertions=tuple(candidate_of_label(a) for a in assertions),
+                chain=chain)

@@ -1,0 +1,276 @@
+"""The rule engine: a facade over clipspy running the CLIPS rules of ``rules/`` simplest-first.
+
+>>> engine = Engine("W")                      # loads the rules once (about a second)
+>>> result = engine.solve(Puzzle.from_string(text), time_limit=60)
+>>> result.status, result.rating, [step.text() for step in result.steps]
+
+One :class:`Engine` holds one CLIPS environment; between puzzles only the puzzle's facts are
+retracted.  The driver switches levels on one by one (``(active (level n))``) when the agenda
+is empty, which is SudoRules' activation scheme (SPEC §7.1); inside a level the saliences keep
+simpler rules first (SPEC §5.3).  Rule applications come back through Python functions called
+from the rules' right-hand sides (:mod:`.bridge`) and become
+:class:`~sudorules.resolution.steps.Step` objects.  Under B, braid targets are grown one at a time
+in the order of :class:`~.schedule.BraidSchedule`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from typing import Optional, Union
+
+import clips
+
+from ..enums import Status
+from ..errors import EngineError
+from ..puzzle import Puzzle, cell_at
+from ..resolution.steps import Resolution
+from . import rulegen
+from .bridge import QuietRunLimit, Recorder, step_of_record
+from .labels import LINKS, csp_link_count, label_variables
+from .schedule import BraidSchedule
+from .trial import TrialState
+
+#: how many rule firings between two looks at the clock
+RUN_CHUNK = 2000
+
+
+class Engine:
+    """One CLIPS environment loaded with the rules of a theory.
+
+    ``theory``: ``BRT`` (Singles), ``W`` (Singles + whips), ``B`` (Singles + whips + braids; at
+    every length whips before braids) or ``SW`` (Subsets + whips).  ``max_length``: the longest
+    whip / braid tried (default 36).
+    """
+
+    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = 7):
+        self.theory = theory
+        #: B: from this level on, the newest partial braids are built for one target at a time and
+        #: dropped after it (see :class:`BraidSchedule`)
+        self.lean_braids_from = lean_braids_from
+        self.max_length = 0 if theory == "BRT" else max_length
+        self.env = clips.Environment()
+        self._recorder: Optional[Recorder] = None
+        #: optional callable(level) run when a level is switched on (progress, profiling)
+        self.level_hook = None
+        self.env.define_function(lambda v, l: self._recorder.single(v, l), "sr-single")
+        self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
+        self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
+        self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v), "sr-braid")
+        self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
+        self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
+        self.env.add_router(QuietRunLimit())
+        self._load(rulegen.base_program(theory, self.max_length))
+        #: the highest level whose rules are built; later levels are built when first reached
+        self.levels_loaded = 1
+        self._load(rulegen.functions())
+        self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
+
+    def _load(self, text: str) -> None:
+        with tempfile.NamedTemporaryFile("w", suffix=".clp", delete=False, encoding="utf-8") as handle:
+            handle.write(text)
+            path = handle.name
+        try:
+            self.env.load(path)
+        except clips.CLIPSError as error:
+            raise EngineError(f"the {self.theory} rules do not load: {error}") from None
+        finally:
+            os.unlink(path)
+
+    def close(self) -> None:
+        """Free the CLIPS environment; the engine cannot solve after this."""
+        self.env = None
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def current_labels(self) -> list[int]:
+        """The labels of the current candidates.
+
+        Read through a CLIPS function returning a multifield: iterating clipspy Fact objects keeps
+        retracted facts alive in CLIPS and makes every later puzzle slower.
+        """
+        return [int(x) for x in self.env.eval("(sr-labels)")]
+
+    def _assert_neighbours(self) -> None:
+        """One ``nb`` fact per current candidate, made when chains start (level 2): the current
+        candidates linked to it.  Candidates only disappear, so the list stays a superset of the
+        candidate's current links."""
+        current = self.current_labels()
+        present = set(current)
+        assert_neighbours = self.env.find_function("sr-neighbours")
+        for lab in current:  # values passed through clipspy: parsing them as text costs ~30 ms
+            assert_neighbours(lab, *sorted(LINKS[lab] & present))
+
+    def _braid_targets(self, true_labels: set[int]) -> list[int]:
+        """The targets whose partial braids grow at a new level, the last to search first: those
+        whose trial propagation contradicts soonest (a braid[n] needs a depth of at most n)."""
+        trial = TrialState(self.current_labels(), LINKS)
+        inf = 10 ** 6
+        depth = {z: trial.contradiction_depth(z) for z in trial.labels - true_labels}
+        return sorted(depth, key=lambda z: (-(depth[z] or inf), -z))
+
+    def _assert_touches(self) -> None:
+        """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
+        to A and does not contain A: the variables a braid reaches from A (rules/braids.clp)."""
+        current = self.current_labels()
+        present = set(current)
+        assert_touches = self.env.find_function("sr-touches")
+        for lab in current:
+            own = set(label_variables(lab))
+            reached = {v for x in LINKS[lab] & present for v in label_variables(x)} - own
+            assert_touches(lab, *sorted(reached))
+
+    def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
+        """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
+
+        Greedy: repeatedly take an rlc R that is the only candidate of some unused variable
+        compatible with the target and the rlcs already placed (a valid order exists, and placing
+        more rlcs never un-forces a variable).  Returns the flat (v, l, r) list ending (v, l, 0).
+        """
+        current = set(self.current_labels())
+        by_variable: dict[int, list[int]] = {}
+        for lab in current:
+            for v in label_variables(lab):
+                by_variable.setdefault(v, []).append(lab)
+        placed: list[int] = []
+        used_labels = {target}
+        used_vars: set[int] = set()
+        out: list[int] = []
+        remaining = list(rlcs)
+
+        def incompatible(x: int) -> bool:
+            return x in LINKS[target] or any(x in LINKS[r] for r in placed)
+
+        while remaining:
+            for r in remaining:
+                choice = None
+                for v in label_variables(r):
+                    if v in used_vars:
+                        continue
+                    others = [x for x in by_variable.get(v, []) if x != r]
+                    if others and all(incompatible(x) for x in others):
+                        lefts = [x for x in others if x not in used_labels] or others
+                        choice = (v, lefts[0])
+                        break
+                if choice:
+                    v, lft = choice
+                    out += [v, lft, r]
+                    placed.append(r)
+                    used_vars.add(v)
+                    used_labels.update((lft, r))
+                    remaining.remove(r)
+                    break
+            else:  # no valid order: keep the set as given (the checker will say so)
+                for r in remaining:
+                    out += [label_variables(r)[0], r, r]
+                remaining = []
+        lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
+        fresh = [x for x in lefts if x not in used_labels]
+        out += [vid, (fresh or lefts)[0], 0]
+        return out
+
+    def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
+              solution: Optional[Union[str, list[int]]] = None) -> Resolution:
+        """Run the theory on one puzzle and return its :class:`Resolution`.
+
+        ``time_limit`` (seconds) stops the run with status ``timeout``.  ``solution`` (81 digits,
+        e.g. from :func:`sudorules.core.solve`) is an optional speed-up: no partial whip or braid
+        is built on a candidate of the solution, since no sound rule can eliminate it; the
+        eliminations found are the same.  Pass it only for a puzzle known to have that unique
+        solution.
+        """
+        if isinstance(puzzle, str):
+            puzzle = Puzzle.from_string(puzzle)
+        start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
+        recorder = self._recorder = Recorder(self)
+        result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
+        env = self.env
+        env.eval("(sr-clean)")
+        givens = puzzle.givens
+        done = []
+        for cell, digit in enumerate(givens):
+            if digit:
+                done.extend(label_variables(100 * digit + 10 * (cell // 9 + 1) + cell % 9 + 1))
+        cands = [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1
+                 for cell, digits in puzzle.candidates().items() for d in digits]
+        true_labels = []
+        if solution is not None:
+            digits = [int(d) for d in solution]
+            true_labels = [100 * digits[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1
+                           for cell in range(81) if not givens[cell]]
+        env.find_function("sr-init")(cands, done, true_labels)
+        n_givens = sum(1 for d in givens if d)
+
+        level = 0
+        status = None
+        braids = None
+        if self.theory == "B":
+            solution_labels = set(true_labels)
+            braids = BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels))
+        while True:
+            fired = env.run(RUN_CHUNK)
+            if recorder.contradiction:
+                status = "contradiction"
+                break
+            if fired == RUN_CHUNK:
+                if deadline is not None and time.perf_counter() > deadline:
+                    status = "timeout"
+                    break
+                continue
+            # quiescent at the current level
+            solved = n_givens + len(recorder.values) == 81
+            if level == 0:
+                labels = [] if solved else self.current_labels()
+                result.candidates_after_singles = len(labels)
+                result.links_after_singles = csp_link_count(labels)
+            elif level == 1:
+                result.candidates_after_whips1 = 0 if solved else len(self.current_labels())
+            if solved:
+                status = "solved"
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                status = "timeout"
+                break
+            if braids is not None and braids.focus_next(len(recorder.records)):
+                continue
+            if level >= self.max_length:
+                status = "not-solved"
+                break
+            level += 1
+            if self.level_hook is not None:
+                self.level_hook(level)
+            if level > self.levels_loaded:
+                self._load(rulegen.level_rules(self.theory, level, self.max_length))
+                self.levels_loaded = level
+            if level == 2:
+                self._assert_neighbours()
+            if level == 3 and self.theory == "B":
+                self._assert_touches()
+            env.find_function("sr-activate")(level)
+            if braids is not None and level >= 3:
+                braids.start_level(level, len(recorder.records))
+        if result.candidates_after_whips1 is None and status == "solved" and level == 0:
+            result.candidates_after_whips1 = 0
+        result.status = Status(status)
+        result.contradiction = recorder.contradiction
+        result.steps = [step_of_record(record) for record in recorder.records]
+        values = list(givens)
+        for lab in recorder.values:
+            values[cell_at((lab // 10) % 10, lab % 10)] = lab // 100
+        result.values = tuple(values)
+        remaining: dict[int, set[int]] = {}
+        if status != "solved":
+            for lab in self.current_labels():
+                remaining.setdefault(cell_at((lab // 10) % 10, lab % 10), set()).add(lab // 100)
+        result.candidates = {cell: frozenset(ds) for cell, ds in sorted(remaining.items())}
+        result.seconds = time.perf_counter() - start
+        self._recorder = None
+        return result
+
+

@@ -1,0 +1,138 @@
+"""The public Python API (issue 11): sudorules.solve / rate / check, typed results and errors, and
+`solve --format json`, whose steps are rebuilt and replayed through the independent verifier.
+
+Puzzles come from our own top-down generator (fixed seed), so nothing here needs ../shared.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import sudorules
+from sudorules import core
+from sudorules.resolution.verify import replay
+from sudorules.enums import Status, Theory
+from sudorules.resolution.steps import Resolution, Step
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[str]:
+    """Eight minimal puzzles of our own top-down generator (fast; any minimal puzzles do here)."""
+    return list(sudorules.generate_puzzles("top-down", 8, seed=2026)["puzzle"])
+
+
+def _solution(puzzle: str) -> tuple[int, ...]:
+    count, solution = core.solution_status(puzzle)
+    assert count == 1
+    return tuple(solution)
+
+
+def test_solve_returns_a_typed_resolution_that_the_verifier_accepts(generated):
+    for puzzle in generated[:4]:
+        resolution = sudorules.solve(puzzle)
+        assert isinstance(resolution, Resolution) and isinstance(resolution.status, Status)
+        assert resolution.theory == Theory.W
+        report = replay(sudorules.Puzzle.from_string(puzzle), resolution.steps, _solution(puzzle))
+        assert report.ok, report.problems[:1]
+        if resolution.status == Status.SOLVED:
+            assert resolution.rating == max((s.length for s in resolution.steps), default=0)
+            assert resolution.solution == "".join(map(str, _solution(puzzle)))
+            assert resolution.raise_for_status() is resolution
+        for step in resolution.steps:
+            assert step.family in ("single", "whip")
+            assert (step.family == "single") == (step.length == 0)
+            if step.family == "whip":
+                assert step.targets and all(c in step.eliminations for c in step.targets)
+                assert step.chain[-1].triple()[2] is None  # a whip's last cell has no right-linking candidate
+
+
+def test_solve_json_round_trips_through_the_verifier(generated, tmp_path):
+    """Every step of `solve --format json` is rebuilt from the JSON alone and replayed by the checker,
+    ending in the core's solution; the rebuilt steps print the same text."""
+    source = tmp_path / "puzzles.txt"
+    source.write_text("\n".join(generated[:5]) + "\nnot a puzzle line\n")
+    for theory in ("W", "B"):
+        result = subprocess.run([sys.executable, "-m", "sudorules", "solve", str(source), "--theory", theory,
+                                 "--format", "json"], capture_output=True, text=True, timeout=600)
+        assert result.returncode == 1, result.stderr  # the bad line makes the run exit 1
+        objects = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [o["number"] for o in objects] == [1, 2, 3, 4, 5, 6]
+        assert objects[-1]["status"] == "invalid" and "bad character" in objects[-1]["error"]
+        for data in objects[:-1]:
+            steps = [Step.from_dict(step) for step in data["steps"]]
+            assert [s.text() for s in steps] == [step["text"] for step in data["steps"]]
+            puzzle = sudorules.Puzzle.from_string(data["puzzle"])
+            solution = _solution(data["puzzle"])
+            report = replay(puzzle, steps, solution)
+            assert report.ok, report.problems[:1]
+            rebuilt = Resolution.from_dict(data)
+            assert rebuilt.status == data["status"] and rebuilt.rating == data["rating"]
+            if data["status"] == "solved":
+                assert data["solution"] == "".join(map(str, solution))
+                assert data["rating"] == max((s.level for s in steps), default=0)
+
+
+def test_w_is_at_least_b_and_the_table_matches_the_command_line(generated, tmp_path):
+    table = sudorules.rate(generated, ratings=("W", "B"), time_limit=60)
+    assert list(table.columns) == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+    assert len(table) == len(generated)
+    solved = table[table["status"] == "solved"]
+    assert len(solved) > 0 and (solved["W"] >= solved["B"]).all()
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(generated) + "\n")
+    result = subprocess.run([sys.executable, "-m", "sudorules", "rate", str(source), "--rating", "W,B",
+                             "--jobs", "1", "--time-limit", "60"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    rows = [line.split(",") for line in result.stdout.splitlines()[1:]]
+    assert [r[0] for r in rows] == list(table["puzzle"])
+    assert [(r[2], r[3], r[4]) for r in rows] == [(str(w), str(b), s) for w, b, s in
+                                                  zip(table["W"], table["B"], table["status"])]
+
+
+def test_rate_and_check_take_strings_puzzles_and_bad_lines(generated):
+    mixed = [generated[0], sudorules.Puzzle.from_string(generated[1]), "12x", "1" + "." * 80]
+    table = sudorules.rate(mixed, ratings=("W",))
+    assert list(table["status"]) == ["solved", "solved", "invalid", "invalid"]
+    assert table["error"][2].startswith("line 3: ") and table["error"][3] == "several solutions"
+    checked = sudorules.check(mixed)
+    assert list(checked["solutions"][:2]) == [1, 1] and checked["minimal"][0]
+    assert checked["solutions"][3] == 2 and bool(checked["error"][2])
+    one = sudorules.check(generated[2])
+    assert len(one) == 1 and one["solution"][0] == "".join(map(str, _solution(generated[2])))
+
+
+def test_errors_share_one_base():
+    with pytest.raises(sudorules.InvalidPuzzleError) as several:
+        sudorules.solve("1" + "." * 80)
+    assert several.value.reason == "several solutions" and isinstance(several.value, sudorules.SudorulesError)
+    with pytest.raises(sudorules.PuzzleError):
+        sudorules.solve("12x")
+    with pytest.raises(ValueError, match="unknown theory"):
+        sudorules.solve("1" + "." * 80, "Q")
+    assert issubclass(sudorules.PuzzleError, sudorules.SudorulesError)
+    assert issubclass(sudorules.OutputError, sudorules.SudorulesError)
+
+
+def test_raise_for_status_and_statuses_as_strings(generated):
+    hard = next(p for p in generated if sudorules.solve(p).rating)  # a puzzle that needs whips
+    weak = sudorules.solve(hard, "BRT")
+    assert weak.status == Status.NOT_SOLVED and weak.status == "not-solved" and str(weak.status) == "not-solved"
+    with pytest.raises(sudorules.NotSolvedError):
+        weak.raise_for_status()
+    assert json.loads(weak.to_json())["status"] == "not-solved"
+
+
+def test_solver_and_engine_are_context_managers(generated):
+    from sudorules.engine import Engine
+
+    with sudorules.Solver(max_length=3) as solver:
+        resolution = solver.solve(generated[0], "W")
+        assert resolution.max_length == 3
+    assert solver._engines == {}
+    with Engine("BRT") as engine:
+        assert engine.solve(generated[0]).theory == "BRT"
+    assert engine.env is None
