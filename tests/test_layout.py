@@ -112,3 +112,14 @@ def test_the_top_level_api_is_complete():
     importlib.import_module("sudorules.batch.check")
     assert callable(sudorules.check)
     assert (PACKAGE / "py.typed").is_file()
+
+
+def test_every_subpackage_is_in_the_wheel():
+    """pyproject.toml lists the packages a wheel installs: a subpackage missing there imports from a
+    checkout and fails from a wheel."""
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    present = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")}
+    assert present <= listed, f"not in pyproject.toml packages: {sorted(present - listed)}"
+    assert "sudorules.rules" in listed and "py.typed" in config["tool"]["setuptools"]["package-data"]["sudorules"]
