@@ -427,6 +427,25 @@ int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution)
     return count_from(&s, limit, solution);
 }
 
+int sr_count_solutions_masked(const uint16_t *masks, int limit, uint8_t *solution)
+{
+    static const uint8_t empty[81] = {0};
+    state s;
+    init_state(&s, empty);
+    /* Start from the empty grid and take out of each band-digit mask the cells whose pencilmarks do
+     * not allow the digit; propagate() then places the decided cells (one candidate: a naked single)
+     * and finds every contradiction, exactly as for givens. */
+    for (int k = 0; k < 81; ++k) {
+        unsigned allowed = masks[k] & 0x1FFu;
+        if (!allowed) return 0;
+        int b = k / 27;
+        uint32_t bit = 1u << (k - 27 * b);
+        for (int d = 0; d < 9; ++d)
+            if (!(allowed >> d & 1u)) narrow(&s, 9 * b + d, ~bit);
+    }
+    return count_from(&s, limit, solution);
+}
+
 int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint8_t *solution)
 {
     state s;

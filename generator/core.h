@@ -24,6 +24,11 @@ int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution);
  * solution unique exactly when sr_count_excluding(grid without it, cell, S[cell], 1, NULL) == 0. */
 int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint8_t *solution);
 
+/* Count the solutions that give every cell k (0..80) one of the digits of `masks[k]` (bit d-1 set for
+ * digit d: a pencilmark or "sukaku" puzzle), stopping at `limit`; as sr_count_solutions otherwise.
+ * A cell whose mask has one digit is decided; a cell whose mask is empty makes the count 0. */
+int sr_count_solutions_masked(const uint16_t *masks, int limit, uint8_t *solution);
+
 /* 1 when `grid` has exactly one solution and removing any single given gives two or more;
  * 0 otherwise (including no solution or several solutions). */
 int sr_is_minimal(const uint8_t *grid);

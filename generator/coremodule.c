@@ -141,6 +141,50 @@ static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
     return result;
 }
 
+/* count_masked_batch(masks, limit, counts_out, solutions_out): masks holds N*81 uint16 candidate
+ * masks (bit d-1 for digit d), counts_out N int32, solutions_out N*81 bytes (zeros when none). */
+static PyObject *py_count_masked_batch(PyObject *self, PyObject *args)
+{
+    PyObject *in_obj, *counts_obj, *solutions_obj;
+    int limit;
+    if (!PyArg_ParseTuple(args, "OiOO:count_masked_batch", &in_obj, &limit, &counts_obj, &solutions_obj))
+        return NULL;
+    Py_buffer in, counts, solutions;
+    if (get_buffer(in_obj, &in, 0, "masks") < 0) return NULL;
+    if (get_buffer(counts_obj, &counts, 1, "counts") < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    if (get_buffer(solutions_obj, &solutions, 1, "solutions") < 0) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&counts);
+        return NULL;
+    }
+    Py_ssize_t n = in.len / (81 * (Py_ssize_t)sizeof(uint16_t));
+    PyObject *result = NULL;
+    if (in.len % (81 * (Py_ssize_t)sizeof(uint16_t)) || counts.len != n * (Py_ssize_t)sizeof(int32_t)
+        || solutions.len != n * 81) {
+        PyErr_SetString(PyExc_ValueError,
+                        "count_masked_batch: masks must be N*81 uint16, counts N int32, solutions N*81 bytes");
+    } else {
+        const uint16_t *masks = (const uint16_t *)in.buf;
+        int32_t *out = (int32_t *)counts.buf;
+        uint8_t *sol = (uint8_t *)solutions.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            int c = sr_count_solutions_masked(masks + 81 * i, limit, sol + 81 * i);
+            if (c == 0) memset(sol + 81 * i, 0, 81);
+            out[i] = c;
+        }
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&solutions);
+    return result;
+}
+
 /* is_minimal_batch(grids, out): out holds N bytes, 1 for a minimal puzzle, else 0. */
 static PyObject *py_is_minimal_batch(PyObject *self, PyObject *args)
 {
@@ -268,6 +312,8 @@ static PyMethodDef methods[] = {
     {"random_grid", py_random_grid, METH_O, "random_grid(seed) -> 81 bytes of a complete grid."},
     {"count_solutions_batch", py_count_solutions_batch, METH_VARARGS,
      "count_solutions_batch(grids, limit, counts_out, solutions_out) -> None (GIL released)."},
+    {"count_masked_batch", py_count_masked_batch, METH_VARARGS,
+     "count_masked_batch(masks, limit, counts, solutions): solution counts of pencilmark puzzles."},
     {"is_minimal_batch", py_is_minimal_batch, METH_VARARGS,
      "is_minimal_batch(grids, out) -> None (GIL released)."},
     {"random_grids_into", py_random_grids_into, METH_VARARGS,

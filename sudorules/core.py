@@ -23,6 +23,7 @@ PuzzleLike = Union[Puzzle, str, bytes, Iterable[int]]
 __all__ = [
     "as_array",
     "count_solutions",
+    "count_solutions_masks",
     "count_solutions_batch",
     "count_solutions_excluding",
     "grid_weights",
@@ -104,9 +105,32 @@ def count_solutions_excluding(puzzle: PuzzleLike, cell: int, digit: int, limit: 
 
 
 def solution_status(puzzle: PuzzleLike) -> tuple[int, Optional[Puzzle]]:
-    """``(count, solution)``: count 0, 1 or 2 (two or more); the solution only when it is unique."""
+    """``(count, solution)``: count 0, 1 or 2 (two or more); the solution only when it is unique.
+    A pencilmark puzzle counts the solutions its candidates allow."""
+    if isinstance(puzzle, Puzzle) and puzzle.is_pencilmark:
+        counts, solutions = count_solutions_masks(np.array([puzzle.marks], dtype=np.uint16))
+        count = int(counts[0])
+        return count, (Puzzle(solutions[0].tolist()) if count == 1 else None)
     count, solution = _core.count_solutions(_grid_bytes(puzzle), 2)
     return count, (Puzzle(solution) if count == 1 else None)
+
+
+def count_solutions_masks(masks: np.ndarray, limit: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """``(counts, solutions)`` for pencilmark puzzles: ``masks`` is an ``(N, 81)`` or ``(N, 9, 9)``
+    array of digit masks (bit d-1 for digit d; a cell with one digit is decided, with none makes the
+    count 0).  Counts are int32, at most ``limit``; solutions ``(N, 81)`` uint8, zeros when none."""
+    array = np.asarray(masks)
+    if array.ndim == 3 and array.shape[1:] == (9, 9):
+        array = array.reshape(len(array), 81)
+    if array.ndim != 2 or array.shape[1] != 81:
+        raise ValueError(f"masks must have shape (N, 81) or (N, 9, 9), got {array.shape}")
+    if array.size and (array.min() < 0 or array.max() > 0x1FF):
+        raise ValueError("masks must be 9-bit digit masks (0..511)")
+    array = np.ascontiguousarray(array, dtype=np.uint16)
+    counts = np.empty(len(array), dtype=np.int32)
+    solutions = np.empty((len(array), 81), dtype=np.uint8)
+    _core.count_masked_batch(array, _limit(limit), counts, solutions)
+    return counts, solutions
 
 
 def solve(puzzle: PuzzleLike) -> Optional[Puzzle]:

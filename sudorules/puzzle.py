@@ -145,24 +145,48 @@ class Candidate:
 class Puzzle:
     """An immutable 9x9 puzzle: the digit given in each cell, 0 for an empty cell.
 
-    The constructor only checks shape and range; :meth:`conflicts` finds repeated digits and
-    :meth:`from_string` (the usual entry point) rejects them.
+    A *pencilmark* (or "sukaku") puzzle also has ``marks``: for each of the 81 cells the mask of its
+    allowed digits (bit d-1 for digit d).  A cell with one allowed digit is decided (a given), as
+    SudoRules does; the candidates of the other cells are their marks, less the digits of the decided
+    cells they see (SPEC §1.4).  The constructor only checks shape and range; :meth:`conflicts`
+    finds repeated digits and cells with no candidate, and :meth:`from_string` (the usual entry
+    point) rejects them.
     """
 
-    __slots__ = ("_givens",)
+    __slots__ = ("_givens", "_marks")
 
-    def __init__(self, givens: Iterable[int]):
+    def __init__(self, givens: Iterable[int], marks: Optional[Iterable[int]] = None):
         values = tuple(int(v) for v in givens)
         if len(values) != 81:
             raise PuzzleError(f"wrong length: {len(values)} cells, expected 81")
         if any(not 0 <= v <= 9 for v in values):
             raise PuzzleError("cell values must be 0 (empty) or 1..9")
         self._givens = values
+        self._marks: Optional[tuple[int, ...]] = None
+        if marks is not None:
+            masks = tuple(int(m) for m in marks)
+            if len(masks) != 81 or any(not 0 <= m <= 0x1FF for m in masks):
+                raise PuzzleError("pencilmarks must be 81 masks of 9 bits")
+            if any(values[k] != _single_digit(masks[k]) for k in CELLS):
+                raise PuzzleError("the givens of a pencilmark puzzle are its cells with one candidate")
+            self._marks = masks
 
     @classmethod
     def from_string(cls, text: str) -> "Puzzle":
-        """Parse one puzzle (one line of 81 characters or the multi-line grid form) and validate it."""
+        """Parse one puzzle (one line of 81 characters or the multi-line grid form, or a pencilmark
+        puzzle: 729 characters or the multi-line candidate grid) and validate it."""
         return parse_puzzle(text)
+
+    @classmethod
+    def from_marks(cls, marks: Iterable[int]) -> "Puzzle":
+        """The pencilmark puzzle of 81 digit masks (bit d-1 for digit d)."""
+        masks = tuple(int(m) for m in marks)
+        return cls([_single_digit(m) for m in masks], masks)
+
+    @classmethod
+    def from_candidates(cls, candidates: Sequence[Iterable[int]]) -> "Puzzle":
+        """The pencilmark puzzle of 81 sets of digits."""
+        return cls.from_marks(sum(1 << (d - 1) for d in set(digits)) for digits in candidates)
 
     @property
     def givens(self) -> tuple[int, ...]:
@@ -170,8 +194,25 @@ class Puzzle:
         return self._givens
 
     @property
+    def marks(self) -> Optional[tuple[int, ...]]:
+        """The 81 digit masks of a pencilmark puzzle (bit d-1 for digit d); None for a plain puzzle."""
+        return self._marks
+
+    @property
+    def is_pencilmark(self) -> bool:
+        """True for a puzzle given by its candidates (pencilmarks)."""
+        return self._marks is not None
+
+    def masks(self) -> tuple[int, ...]:
+        """The 81 digit masks: the marks of a pencilmark puzzle, else one bit for a given and all nine
+        digits for an empty cell (what the compiled core starts from)."""
+        if self._marks is not None:
+            return self._marks
+        return tuple(1 << (v - 1) if v else 0x1FF for v in self._givens)
+
+    @property
     def clues(self) -> int:
-        """The number of givens."""
+        """The number of givens (decided cells)."""
         return sum(1 for v in self._givens if v)
 
     def __getitem__(self, cell: Cell) -> int:
@@ -181,12 +222,14 @@ class Puzzle:
         return iter(self._givens)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Puzzle) and other._givens == self._givens
+        return isinstance(other, Puzzle) and other._givens == self._givens and other._marks == self._marks
 
     def __hash__(self) -> int:
-        return hash(self._givens)
+        return hash((self._givens, self._marks))
 
     def __str__(self) -> str:
+        if self._marks is not None:  # the 729-character form: digit d at position d of its cell
+            return "".join("".join(str(d) if m >> (d - 1) & 1 else "." for d in DIGITS) for m in self._marks)
         return "".join(str(v) if v else "." for v in self._givens)
 
     def __repr__(self) -> str:
@@ -197,7 +240,8 @@ class Puzzle:
         return all(self._givens)
 
     def conflicts(self) -> list[str]:
-        """Reasons the givens contradict each other, e.g. ``digit 5 repeated in row 3``; empty if none."""
+        """Reasons the puzzle is self-contradictory, e.g. ``digit 5 repeated in row 3`` or (pencilmark
+        puzzles) ``no candidate in r3c4``; empty if none."""
         reasons = []
         for kind, index, cells in UNITS:
             seen: set[int] = set()
@@ -206,24 +250,36 @@ class Puzzle:
                 if digit and digit in seen:
                     reasons.append(f"digit {digit} repeated in {kind} {index}")
                 seen.add(digit)
+        if self._marks is not None:
+            reasons += [f"no candidate in {cell_name(cell)}" for cell, m in enumerate(self._marks) if not m]
         return reasons
 
     def candidates(self) -> dict[Cell, frozenset[Digit]]:
-        """For each empty cell, the digits not excluded by a given in a peer cell (SPEC §1.4)."""
+        """For each empty cell, the digits not excluded by a given in a peer cell (SPEC §1.4), and for
+        a pencilmark puzzle allowed by the cell's marks."""
         result = {}
         for cell in CELLS:
             if not self._givens[cell]:
                 used = {self._givens[p] for p in PEERS[cell]}
-                result[cell] = frozenset(d for d in DIGITS if d not in used)
+                allowed = self._marks[cell] if self._marks is not None else 0x1FF
+                result[cell] = frozenset(d for d in DIGITS if d not in used and allowed >> (d - 1) & 1)
         return result
 
     def grid_text(self) -> str:
-        """The multi-line grid form (``+-------+`` borders, ``!`` separators as SudoRules prints it)."""
+        """The multi-line grid form (``+-------+`` borders, ``!`` separators as SudoRules prints it);
+        for a pencilmark puzzle, each cell's candidates (SudoRules' resolution-state form)."""
+        if self._marks is not None:
+            return format_grid(["".join(str(d) for d in DIGITS if m >> (d - 1) & 1) or "-" for m in self._marks])
         return format_grid([str(v) if v else "." for v in self._givens])
 
     def to_list(self) -> list[int]:
         """The 81 values as a list (0 for empty)."""
         return list(self._givens)
+
+
+def _single_digit(mask: int) -> int:
+    """The digit of a one-digit mask, else 0."""
+    return mask.bit_length() if mask and not mask & (mask - 1) else 0
 
 
 def format_grid(cells: Sequence[str]) -> str:
@@ -249,8 +305,10 @@ def format_grid(cells: Sequence[str]) -> str:
 # character (after white space) is the record's tail (the published controlled-bias collection puts
 # the generator's tries count there).  Or the multi-line grid: nine lines of nine grid characters,
 # optionally with | ! + - and spaces, and border lines made only of layout characters.  Blank lines,
-# lines starting with # and a UTF-8 byte-order mark are skipped; a line of 729 candidate characters
-# (a pencilmark or "sukaku" puzzle) is named as such.
+# lines starting with # and a UTF-8 byte-order mark are skipped.  Pencilmark ("sukaku") puzzles: a
+# line of 729 candidate characters (cell after cell, nine positions each: digit d at position d, or
+# . or 0; the form of SudoRules, tdoku and the forums), or the multi-line candidate grid SudoRules
+# prints for a resolution state (nine rows of nine cells, each its candidate digits).
 
 GRID_CHARS = frozenset("123456789.0")
 LAYOUT_CHARS = frozenset(" \t|!+-=:")
@@ -270,9 +328,6 @@ def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
         if len(values) == 81:
             rest = line[position - 1:]
             if not rest[:1].isspace():
-                if sum(c in GRID_CHARS for c in line.split()[0]) == PENCILMARK_LENGTH:
-                    return values, ("pencilmark input (729 candidate characters, 9 per cell) is not "
-                                    "supported yet: give the puzzle as 81 grid characters"), ""
                 return values, "wrong length: more than 81 grid characters", ""
             return values, None, rest.strip()
         if char in GRID_CHARS:
@@ -313,13 +368,13 @@ ParsedRecord = tuple[int, str, Optional["Puzzle"], Optional[str], str]
 
 
 def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
-    """Parse text lines into one record per puzzle, valid or not, in input order (the forms of
-    :mod:`sudorules.reader`): a bad line never stops parsing."""
-    pending: list[tuple[int, str, list[int]]] = []  # rows of a multi-line grid being read
+    """Parse text lines into one record per puzzle, valid or not, in input order (the forms above):
+    a bad line never stops parsing."""
+    pending: list[tuple[int, str, list[int], bool]] = []  # rows of a multi-line grid: masks, pencilmark?
 
     def flush_incomplete() -> Iterator[ParsedRecord]:
         if pending:
-            first_line, first_text, _ = pending[0]
+            first_line, first_text, _, _ = pending[0]
             yield (first_line, first_text, None, f"incomplete grid: {len(pending)} of 9 rows", "")
             pending.clear()
 
@@ -330,23 +385,88 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        values, bad, tail = scan_line(line)
-        if bad is None and not values:
-            continue  # a border line of a multi-line grid
-        if bad is None and len(values) == 9:
-            pending.append((number, line, values))
-            if len(pending) == 9:
-                first_line, first_text, _ = pending[0]
-                grid = [v for _, _, row in pending for v in row]
-                pending.clear()
-                yield _record(first_line, first_text, grid, "")
-            continue
-        yield from flush_incomplete()
-        if bad is not None:
-            yield (number, line, None, bad, "")
+        row = _candidate_row(line)
+        if row is not None:  # one row of the candidate grid SudoRules prints
+            pending.append((number, line, row, True))
         else:
-            yield _record(number, line, values, tail)
+            values, bad, tail = scan_line(line)
+            if bad is None and not values:
+                continue  # a border line of a multi-line grid
+            if bad is None and len(values) == 9:
+                pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
+            else:
+                yield from flush_incomplete()
+                marks, why, tail = _pencilmark_line(line) if bad is not None else (None, None, tail)
+                if marks is not None:
+                    yield _marks_record(number, line, marks, tail)
+                elif bad is not None:
+                    yield (number, line, None, why or bad, "")
+                else:
+                    yield _record(number, line, values, tail)
+                continue
+        if len(pending) == 9:
+            first_line, first_text, _, _ = pending[0]
+            masks = [m for _, _, row_masks, _ in pending for m in row_masks]
+            pencilmark = any(flag for _, _, _, flag in pending)
+            pending.clear()
+            if pencilmark:
+                yield _marks_record(first_line, first_text, masks, "")
+            else:
+                yield _record(first_line, first_text, [_single_digit(m) for m in masks], "")
     yield from flush_incomplete()
+
+
+def _candidate_row(line: str) -> Optional[list[int]]:
+    """The nine digit masks of a line of SudoRules' candidate grid (``! 7 1235 6 ! 13459 ...``), or
+    None when the line is not one: nine cells, each digits 1-9 (its candidates), ``.`` or ``0`` (any
+    digit) or ``-`` (none), at least one cell with several digits."""
+    tokens = line.replace("!", " ").replace("|", " ").split()
+    if len(tokens) != 9 or not any(len(t) > 1 for t in tokens):
+        return None
+    masks = []
+    for token in tokens:
+        if token in (".", "0"):
+            masks.append(0x1FF)
+        elif token == "-":
+            masks.append(0)
+        elif token.isdigit() and "0" not in token and len(set(token)) == len(token):
+            masks.append(sum(1 << (int(d) - 1) for d in token))
+        else:
+            return None
+    return masks
+
+
+def _pencilmark_line(line: str) -> tuple[Optional[list[int]], Optional[str], str]:
+    """``(masks, None, tail)`` for a line of 729 candidate characters (cell after cell, nine
+    positions each: digit d at position d, or ``.`` / ``0``); ``(None, reason, "")`` for a line of
+    grid characters of another length; ``(None, None, "")`` for anything else."""
+    head, _, tail = line.strip().partition(" ")
+    chars = [c for c in head if c not in LAYOUT_CHARS]
+    if not chars or any(c not in GRID_CHARS for c in chars):
+        return None, None, ""
+    if len(chars) != PENCILMARK_LENGTH:
+        return None, (f"wrong length: {len(chars)} grid characters, expected 81 (a puzzle) or "
+                      f"{PENCILMARK_LENGTH} (pencilmarks: 9 per cell)"), ""
+    masks = []
+    for cell in CELLS:
+        group = chars[9 * cell: 9 * cell + 9]
+        mask = 0
+        for position, char in enumerate(group, start=1):
+            if char not in ".0":
+                if int(char) != position:
+                    return None, (f"pencilmarks of {cell_name(cell)}: digit {char} at position {position} "
+                                  f"(digit d must stand at position d, '.' elsewhere)"), ""
+                mask |= 1 << (position - 1)
+        masks.append(mask)
+    return masks, None, tail.strip()
+
+
+def _marks_record(number: int, text: str, masks: list[int], tail: str) -> ParsedRecord:
+    puzzle = Puzzle.from_marks(masks)
+    conflicts = puzzle.conflicts()
+    if conflicts:
+        return (number, text, None, f"pencilmark puzzle: {conflicts[0]}", tail)
+    return (number, text, puzzle, None, tail)
 
 
 def _record(number: int, text: str, values: list[int], tail: str) -> ParsedRecord:

@@ -70,18 +70,31 @@ def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
     counts, solutions = core.count_solutions_batch(grids, limit=2)
     unique = np.flatnonzero(counts == 1)
     minimal = np.zeros(len(valid), dtype=bool)
-    minimal[unique] = core.is_minimal_batch(grids[unique])
+    minimal[unique] = core.is_minimal_batch(grids[unique])  # (pencilmark rows ignore theirs)
     # the texts and clue counts, vectorised: str(puzzle) and puzzle.clues cost more per puzzle
     characters = np.where(grids == 0, ord("."), grids + ord("0")).astype(np.uint8)
     puzzle_texts = characters.tobytes().decode("ascii")
     solution_texts = (solutions + ord("0")).tobytes().decode("ascii")
     clues = np.count_nonzero(grids, axis=1).tolist()
+    # Pencilmark puzzles: their candidates, not their decided cells, say how many solutions there
+    # are; minimality (of givens) does not apply to them and is left empty.
+    pencilmark = np.array([p.is_pencilmark for p in valid], dtype=bool)
+    if pencilmark.any():
+        where = np.flatnonzero(pencilmark)
+        masks = np.array([valid[i].marks for i in where], dtype=np.uint16)
+        counts[where], solutions[where] = core.count_solutions_masks(masks, limit=2)
+        solution_texts = (solutions + ord("0")).tobytes().decode("ascii")
     index = 0
     for record in records:
         if record.puzzle is None:
             yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}")
             continue
         count = int(counts[index])
+        if pencilmark[index]:
+            yield CheckRow(puzzle=str(record.puzzle), clues=record.puzzle.clues, solutions=count,
+                           solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None)
+            index += 1
+            continue
         span = slice(81 * index, 81 * index + 81)
         yield CheckRow(
             puzzle=puzzle_texts[span],
