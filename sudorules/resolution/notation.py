@@ -17,7 +17,7 @@ _ASSERT = re.compile(r"r(\d)c(\d)\s*=\s*(\d)")
 _CHAIN_HEAD = re.compile(r"^([a-z-]+)\[(\d+)\]:\s*(.*?)\s*==>\s*(.*)$")
 _SUBSET_HEAD = re.compile(
     r"^((?:naked|hidden)-(?:pairs|triplets|quads)-in-a-(row|column|block)"
-    r"|(?:x-wing|swordfish|jellyfish)-in-(rows|columns)):\s*(\S+)\s*==>\s*(.*)$")
+    r"|(?:x-wing|swordfish|jellyfish)-in-(rows|columns)):\s*(\S.*?)\s*==>\s*(.*)$")
 _SINGLE = re.compile(r"^(naked-single|hidden-single-in-a-(?:row|column|block))\s*==>\s*(.*)$")
 
 _CELLS = [
