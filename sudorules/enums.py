@@ -21,7 +21,8 @@ class _StrEnum(str, Enum):
 
 
 class Theory(_StrEnum):
-    """A resolution theory: the rules allowed, applied simplest-first (SPEC §5.3)."""
+    """A resolution theory: the rules allowed, applied simplest-first (SPEC §5.3).  Its families,
+    description and rating are its entry in :data:`sudorules.resolution.families.THEORIES`."""
 
     BRT = "BRT"  #: Singles only (the basic resolution theory)
     W = "W"      #: Singles + whips: the W rating
@@ -35,10 +36,6 @@ class Theory(_StrEnum):
             return cls(value)
         except ValueError:
             raise ValueError(f"unknown theory {value!r}: choose among {', '.join(t.value for t in cls)}") from None
-
-
-#: The theories that give a rating, and the rating's name (the CSV column of ``sudorules rate``).
-RATINGS = {"W": Theory.W, "B": Theory.B}
 
 
 class Status(_StrEnum):

@@ -10,12 +10,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..enums import RATINGS, Status
+from ..enums import Status
+from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError
 from ..reader import PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
-#: The ratings we compute and the engine theory that gives each.
+#: The ratings we compute and the engine theory that gives each (from the registry of rule families).
 RATING_THEORIES = RATINGS
 
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction

@@ -25,6 +25,7 @@ import clips
 from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
+from ..resolution import families
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
@@ -50,6 +51,14 @@ class Engine:
         #: dropped after it (see :class:`BraidSchedule`)
         self.lean_braids_from = lean_braids_from
         self.max_length = 0 if theory == "BRT" else max_length
+        spec = families.theory_spec(theory)
+        #: what the theory's families need handed over when a level starts (see families.Family)
+        self._handover: dict[int, list[str]] = {}
+        for family in spec.families:
+            for level, kinds in family.handover.items():
+                wanted = self._handover.setdefault(level, [])
+                wanted += [kind for kind in kinds if kind not in wanted]
+        self._by_target = any(family.grows_by_target for family in spec.families)
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -210,7 +219,7 @@ class Engine:
         level = 0
         status = None
         braids = None
-        if self.theory == "B":
+        if self._by_target:
             solution_labels = set(true_labels)
             braids = BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels))
         while True:
@@ -248,10 +257,8 @@ class Engine:
             if level > self.levels_loaded:
                 self._load(rulegen.level_rules(self.theory, level, self.max_length))
                 self.levels_loaded = level
-            if level == 2:
-                self._assert_neighbours()
-            if level == 3 and self.theory == "B":
-                self._assert_touches()
+            for kind in self._handover.get(level, ()):
+                {"neighbours": self._assert_neighbours, "touches": self._assert_touches}[kind]()
             env.find_function("sr-activate")(level)
             if braids is not None and level >= 3:
                 braids.start_level(level, len(recorder.records))

@@ -1,6 +1,6 @@
 """Reading SudoRules' printed notation (SPEC §6) back into :class:`~sudorules.steps.Step` objects.
 
-Used to verify paths printed by SudoRules itself (or by us) with :mod:`sudorules.checker`.  Both the
+Used to verify paths printed by SudoRules itself (or by us) with :mod:`sudorules.resolution.verify`.  Both the
 current form ``r2c1≠6`` and the older spaced form ``r2c1 ≠ 6`` are accepted.
 """
 
@@ -91,27 +91,53 @@ def _parse_subset(rule: str, unit_kind: Optional[str], fish_kind: Optional[str],
                          digits=tuple(int(x[1:]) for x in digits_text))
 
 
+def parse_single(line: str) -> Optional[Step]:
+    """A Single line (``hidden-single-in-a-row ==> r4c5=7``), or None."""
+    m = _SINGLE.match(line.strip())
+    if not m:
+        return None
+    a = _ASSERT.search(m.group(2))
+    if not a:
+        raise NotationError(f"no assertion in {line!r}")
+    r, c, n = (int(x) for x in a.groups())
+    return Step(m.group(1), 0, assertions=(Candidate(n, r, c),))
+
+
+def subset_rule(rule: str) -> bool:
+    """True for the printed name of a Subset rule (``naked-pairs-in-a-row``, ``x-wing-in-columns``...)."""
+    return _SUBSET_HEAD.match(f"{rule}: x ==> ") is not None
+
+
+def parse_subset_line(line: str) -> Optional[Step]:
+    """A Subset line (``naked-pairs-in-a-row: r5{c2 c3}{n3 n8} ==> ...``), or None."""
+    m = _SUBSET_HEAD.match(line.strip())
+    if not m:
+        return None
+    rule, unit_kind, fish_kind, pattern, targets = m.groups()
+    subset = _parse_subset(rule, unit_kind, fish_kind, pattern)
+    return Step(rule, subset.size, _eliminations(targets), subset=subset)
+
+
+def parse_chain_line(line: str, rule: str) -> Optional[Step]:
+    """A chain line of rule ``rule`` (``whip[4]: r9c3{n2 n9} - ... ==> r1c3≠2``), or None."""
+    m = _CHAIN_HEAD.match(line.strip())
+    if not m or m.group(1) != rule:
+        return None
+    _, length, body, targets = m.groups()
+    chain = tuple(parse_chain_cell(part) for part in re.split(r"\s+[-–]\s+", body))
+    return Step(rule, int(length), _eliminations(targets), chain=chain)
+
+
 def parse_step(line: str) -> Step:
-    """Parse one printed rule application (Single, chain or Subset line) into a Step."""
-    line = line.strip()
-    m = _SINGLE.match(line)
-    if m:
-        a = _ASSERT.search(m.group(2))
-        if not a:
-            raise NotationError(f"no assertion in {line!r}")
-        r, c, n = (int(x) for x in a.groups())
-        return Step(m.group(1), 0, assertions=(Candidate(n, r, c),))
-    m = _SUBSET_HEAD.match(line)
-    if m:
-        rule, unit_kind, fish_kind, pattern, targets = m.groups()
-        subset = _parse_subset(rule, unit_kind, fish_kind, pattern)
-        return Step(rule, subset.size, _eliminations(targets), subset=subset)
-    m = _CHAIN_HEAD.match(line)
-    if m:
-        rule, length, body, targets = m.groups()
-        chain = tuple(parse_chain_cell(part) for part in re.split(r"\s+[-–]\s+", body))
-        return Step(rule, int(length), _eliminations(targets), chain=chain)
-    raise NotationError(f"not a rule application: {line!r}")
+    """Parse one printed rule application into a Step: the parser of the family whose line it is
+    (:mod:`sudorules.resolution.families`)."""
+    from .families import FAMILIES  # the registry refers to the parsers above
+
+    for family in FAMILIES:
+        step = family.parse(line)
+        if step is not None:
+            return step
+    raise NotationError(f"not a rule application: {line.strip()!r}")
 
 
 def is_step_line(line: str) -> bool:

@@ -24,19 +24,19 @@ def density(candidates: int, links: int) -> float:
 
 
 def most_complex_rule(resolution: Resolution) -> str:
-    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``, ``HS``."""
+    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``, ``HS``:
+    at the hardest level of the path, the family tried last there (the highest rank, SPEC §5.3)."""
+    from .families import family_of
+
     steps = resolution.steps
     if not steps:
         return "BRT"
     hardest = max(step.level for step in steps)
-    if hardest == 0:
-        return "HS" if any(s.rule.startswith("hidden-single") for s in steps) else "NS"
-    families = {s.rule for s in steps if s.level == hardest}
-    if "braid" in families:
-        return f"B[{hardest}]"
-    if "whip" in families:
-        return f"W[{hardest}]"
-    return f"S[{hardest}]"
+    families = [f for f in (family_of(s) for s in steps if s.level == hardest) if f is not None]
+    if not families:
+        return f"S[{hardest}]"
+    family = max(families, key=lambda f: f.rank)
+    return family.label(steps, hardest) if family.label else f"{family.letter}[{hardest}]"
 
 
 def _apply(state: ResolutionState, step: Step) -> None:

@@ -175,12 +175,12 @@ class Step:
 
     @property
     def family(self) -> str:
-        """The rule family: ``single``, ``whip``, ``braid`` or ``subset`` (its kind in :attr:`subset`)."""
-        if self.subset is not None:
-            return "subset"
-        if self.chain:
-            return self.rule
-        return "single" if self.level == 0 else self.rule
+        """The rule family, from the registry (:mod:`sudorules.resolution.families`): ``single``,
+        ``whip``, ``braid`` or ``subset`` (its kind in :attr:`subset`); the rule name if unknown."""
+        from .families import family_of  # the registry refers to this module
+
+        found = family_of(self)
+        return found.name if found is not None else self.rule
 
     @property
     def length(self) -> int:

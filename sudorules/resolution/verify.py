@@ -185,29 +185,39 @@ def subset_targets(state: ResolutionState, step: Step) -> tuple[Optional[set[Can
     return (None if problems else targets), problems
 
 
-def check_step(state: ResolutionState, step: Step) -> list[str]:
-    """Problems with one step in the state where it is applied (empty when the step is valid)."""
-    if step.assertions:
-        return check_single(state, step)
+def check_chain(state: ResolutionState, step: Step, braid: bool) -> list[str]:
+    """Problems with a whip (``braid`` False) or braid line: each target checked on its own."""
+    rule = "braid" if braid else "whip"
     if not step.eliminations:
         return ["a step that eliminates nothing"]
-    if step.chain:
-        rule = step.rule.split("[")[0]
-        if rule not in ("whip", "braid"):
-            return [f"no checker for chain rule {step.rule!r}"]
-        if step.level >= 3 and len(step.eliminations) != 1:
-            return [f"{rule}[{step.level}] lines have exactly one target"]
-        problems = []
-        for target in step.eliminations:
-            problems += [f"{target}: {p}" for p in check_chain_target(state, step, target, rule == "braid")]
+    if step.level >= 3 and len(step.eliminations) != 1:
+        return [f"{rule}[{step.level}] lines have exactly one target"]
+    problems = []
+    for target in step.eliminations:
+        problems += [f"{target}: {p}" for p in check_chain_target(state, step, target, braid)]
+    return problems
+
+
+def check_subset(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with a Subset line: a pattern that holds, and only its targets eliminated."""
+    if step.subset is None or not step.eliminations:
+        return ["a Subset line names its pattern and eliminates something"]
+    targets, problems = subset_targets(state, step)
+    if targets is None:
         return problems
-    if step.subset is not None:
-        targets, problems = subset_targets(state, step)
-        if targets is None:
-            return problems
-        extra = [str(c) for c in step.eliminations if c not in targets]
-        return [f"{', '.join(extra)} not targets of the pattern"] if extra else []
-    return [f"no checker for rule {step.rule!r}"]
+    extra = [str(c) for c in step.eliminations if c not in targets]
+    return [f"{', '.join(extra)} not targets of the pattern"] if extra else []
+
+
+def check_step(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with one step in the state where it is applied (empty when the step is valid): the
+    check of the step's family (:mod:`sudorules.resolution.families`)."""
+    from .families import family_of  # the registry refers to the checks above
+
+    family = family_of(step)
+    if family is None:
+        return [f"no checker for rule {step.rule!r}"]
+    return family.verify(state, step)
 
 
 @dataclass

@@ -1,6 +1,6 @@
 ;;; Subsets of size {p} (SPEC §3): naked, hidden and super-hidden (fish) in one generic form.
-;;; Template text: sudorules/rulegen.py fills the {{...}} fields for p = 2, 3, 4 and the three
-;;; families, and loads the result.
+;;; Template: the subset family's entry (sudorules/resolution/families.py) fills the {{...}} fields
+;;; for p = 2, 3, 4 and the three kinds (naked, hidden, fish); subset-more.clp completes each one.
 ;;;
 ;;; Every candidate appears in 8 "unit spaces" (sp facts): a unit u = 10*family + number, an
 ;;; index i (the CSP variable inside the unit) and a coordinate k (its value there):
@@ -26,13 +26,3 @@
    (sr-subset {p} ?u ?z {indices} {coords})
    (retract ?f)
    (assert (blocked (rule subset-{p}) (pattern ?u {indices} {coords}))))
-
-(defrule {family}-subsets-{p}-more
-   (declare (salience ?*s-blocked*))
-   (blocked (rule subset-{p}) (pattern ?u {indices} {coords}))
-   (subset-unit (u ?u) (family {family}))
-   (sp (u ?u) (i ?t&{not_indices}) (k {any_coord}) (l ?z))
-   ?f <- (cand (l ?z))
-   =>
-   (sr-more ?z)
-   (retract ?f))

@@ -1,0 +1,276 @@
+"""The rule families, one declarative entry each: the one place that says what a family is.
+
+A :class:`Family` names the family, the theories it belongs to, its place in the simplest-first order
+of SPEC §5.3 (its ``rank`` inside a level: Subsets, then whips, then braids; g-whips and g-braids will
+sit between them), the salience groups it has at each level, the rule files it loads with the base
+program and the templates it fills for each level (one rule per template file, filled once per
+instance), the letter of its rating, and how its steps print, parse back and verify.  Everything
+else reads from here:
+
+* the engine's rule generation (:mod:`sudorules.engine.rulegen`): saliences, base program, level
+  rules;
+* the theories offered by ``solve --theory`` and ``rate --rating`` (:data:`THEORIES`);
+* the independent checker (:func:`sudorules.resolution.verify.check_step`), the notation parser
+  (:func:`sudorules.resolution.notation.parse_step`) and the label after ``MOST COMPLEX RULE TRIED``.
+
+Adding a family is adding an entry (and its rule files): the driver does not change.
+
+The template fields are plain string builders (they need nothing of CLIPS at run time), so they live
+with their family, at this layer, below the engine that loads the text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from ..enums import Theory
+from . import notation, verify
+from .state import ResolutionState
+from .steps import Step
+
+#: salience of every group: name -> value
+Saliences = dict[str, int]
+#: the fields of one rule instance of a template at a level (``sal``: the saliences; ``max_length``)
+FieldMaker = Callable[[int, Saliences, int], list[dict]]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A rule file with ``{...}`` fields holding one rule, and the fields of each of its instances at
+    level n (``[]``: none at that level)."""
+
+    file: str
+    fields: FieldMaker
+
+
+@dataclass(frozen=True)
+class Generated:
+    """CLIPS text made in Python for the base program (e.g. the deftemplates of partial whips, one
+    per length): ``text(max_length)``."""
+
+    text: Callable[[int], str]
+
+
+#: a part of the base program: a rule file of ``rules/`` or generated text
+BasePart = Union[str, Generated]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One rule family (see the module docstring)."""
+
+    name: str                 #: ``single``, ``subset``, ``whip``, ``braid``
+    title: str                #: what it is, in a few words (help texts, documentation)
+    letter: str               #: the rating letter printed after MOST COMPLEX RULE TRIED (``W[5]``)
+    rank: int                 #: its place inside a level (SPEC §5.3): lower ranks are tried first
+    owns: Callable[[str], bool]                            #: is a printed rule name one of its rules?
+    groups: Callable[[int, int], list[str]]                #: its salience groups at level n (max_length)
+    verify: Callable[[ResolutionState, Step], list[str]]   #: problems with a step in a state
+    parse: Callable[[str], Optional[Step]]                 #: a printed line, if it is one of its steps
+    base: Callable[[int], list[BasePart]] = lambda max_length: []  #: loaded with the base program
+    level_files: dict[int, tuple[str, ...]] = field(default_factory=dict)  #: rule files loaded at level n
+    templates: tuple[Template, ...] = ()                   #: filled at each level
+    label: Optional[Callable[[list[Step], int], str]] = None  #: MOST COMPLEX RULE label (default letter[n])
+    #: facts the driver hands over when level n starts, made in Python from the current candidates:
+    #: ``neighbours`` (``nb``: each candidate's linked candidates) and ``touches`` (``tv``: the
+    #: variables reachable from each candidate)
+    handover: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    #: its partial chains grow one target at a time, in the order of the driver's schedule (braids)
+    grows_by_target: bool = False
+
+
+# -- Singles (and ECP, the basic resolution theory) --------------------------------------------------
+
+SINGLES = Family(
+    name="single", title="Singles (naked and hidden) with ECP", letter="", rank=0,
+    owns=lambda rule: rule == "naked-single" or rule.startswith("hidden-single-in-a-"),
+    groups=lambda n, max_length: (["top", "blocked", "blocked-end", "ecp", "cd", "naked-single", "hidden-single"]
+                                  if n == 0 else []),
+    verify=verify.check_single, parse=notation.parse_single,
+    base=lambda max_length: ["templates.clp", "ecp.clp", "singles.clp"],
+    label=lambda steps, n: "HS" if any(s.rule.startswith("hidden-single") for s in steps) else "NS",
+)
+
+
+# -- Subsets: naked, hidden, fish (SPEC §3) ----------------------------------------------------------
+
+SUBSET_KINDS = ("naked", "hidden", "fish")
+
+
+def _subset_fields(p: int, kind: str, sal: Saliences) -> dict:
+    ks = [f"?k{j}" for j in range(1, p + 1)]
+    any_coord = "|".join(ks)
+    variables = []
+    for j in range(1, p + 1):
+        order = f"&:(> ?i{j} ?i{j - 1})" if j > 1 else ""
+        variables += [
+            f"(sp (u ?u) (i ?i{j}{order}) (k ?x{j}&{any_coord}))",
+            f"(not (sp (u ?u) (i ?i{j}) (k ?w&:(< ?w ?x{j}))))",
+            f"(not (sp (u ?u) (i ?i{j}) (k {'&'.join('~' + k for k in ks)})))",
+            f"(exists (sp (u ?u) (i ?i{j}) (k ~?x{j})))",
+        ]
+    return {
+        "p": p, "family": kind,
+        "salience": sal[f"{kind}-subsets-{p}"],
+        "coords": " ".join(ks),
+        "coords_present": "\n   ".join(f"(exists (sp (u ?u) (k {k})))" for k in ks),
+        "variables": "\n   ".join(variables),
+        "not_indices": "&".join(f"~?i{j}" for j in range(1, p + 1)),
+        "any_coord": any_coord,
+        "indices": " ".join(f"?i{j}" for j in range(1, p + 1)),
+    }
+
+
+def _subsets_at(n: int, sal: Saliences, max_length: int) -> list[dict]:
+    return [_subset_fields(n, kind, sal) for kind in SUBSET_KINDS] if 2 <= n <= 4 else []
+
+
+SUBSETS = Family(
+    name="subset", title="Subsets: naked and hidden pairs, triplets, quads; x-wing, swordfish, jellyfish",
+    letter="S", rank=10,
+    owns=lambda rule: notation.subset_rule(rule),
+    groups=lambda n, max_length: [f"{kind}-subsets-{n}" for kind in SUBSET_KINDS] if 2 <= n <= 4 else [],
+    verify=verify.check_subset, parse=notation.parse_subset_line,
+    base=lambda max_length: ["subset-spaces.clp"],
+    templates=(Template("subset.clp", _subsets_at), Template("subset-more.clp", _subsets_at)),
+)
+
+
+# -- Whips (SPEC §4.2) -------------------------------------------------------------------------------
+
+def _whip_fields(n: int, sal: Saliences) -> dict:
+    m = n - 1
+    labels = ["?z"] + [f"?{p}{i}" for i in range(1, m + 1) for p in ("l", "r")]
+    return {
+        "n": n, "m": m, "k": n + 1,
+        "s_whip": sal[f"whip-{n}"],
+        "s_partial_whip": sal.get(f"partial-whip-{n}", 0),
+        "bind_m": " ".join(f"(v{i} ?v{i}) (l{i} ?l{i}) (r{i} ?r{i})" for i in range(1, m + 1)),
+        "not_labels_m": "&".join("~" + x for x in labels),
+        "not_llcs_m": "&".join(f"~?l{i}" for i in range(1, m + 1)),
+        "any_rlc_m": "|".join(f"?r{i}" for i in range(1, m + 1)),
+        "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
+        "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
+        "whip_block": ("\n   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v ?l)))" if n == 2 else ""),
+    }
+
+
+def _pw_template(k: int) -> str:
+    slots = " ".join(f"(slot v{i}) (slot l{i}) (slot r{i})" for i in range(1, k + 1))
+    return f"(deftemplate pw{k} (slot z) {slots} (multislot inc))\n"
+
+
+def _whip_base(max_length: int) -> list[BasePart]:
+    parts: list[BasePart] = ["links.clp", "whip1.clp",
+                             Generated(lambda top: "".join(_pw_template(k) for k in range(1, top)))]
+    if max_length >= 2:
+        parts += ["partial-whip1.clp", "whip2-blocked.clp"]
+    return parts
+
+
+WHIPS = Family(
+    name="whip", title="whips (zt-whips, formerly nrczt-whips)", letter="W", rank=20,
+    owns=lambda rule: rule == "whip",
+    groups=lambda n, max_length: (["whip1"] if n == 1 else [f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
+    verify=lambda state, step: verify.check_chain(state, step, braid=False),
+    parse=lambda line: notation.parse_chain_line(line, "whip"),
+    base=_whip_base,
+    handover={2: ("neighbours",)},
+    templates=(
+        Template("whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if n >= 2 else []),
+        # no partial-whip[n] at the longest length: nothing would extend it
+        Template("partial-whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if 2 <= n < top else []),
+    ),
+)
+
+
+# -- Braids (SPEC §4.4) ------------------------------------------------------------------------------
+
+def _braid_fields(n: int, sal: Saliences, anchor: str) -> dict:
+    m = n - 1
+    s = [f"?s{i}" for i in range(1, m + 1)]
+    return {
+        "n": n, "m": m, "k": n + 1, "j": anchor,
+        "s_braid": sal.get(f"braid-{n}", 0),
+        "s_partial_braid": sal.get(f"partial-braid-{n}", 0),
+        "bind_s": " ".join(f"(s{i} ?s{i})" for i in range(1, m + 1)),
+        "any_s": "|".join(s),
+        "list_s": " ".join(s),
+        "not_s": "&".join("~" + x for x in s),
+        "assert_s": " ".join(f"(s{i} (nth$ {i} ?s))" for i in range(1, n + 1)),
+    }
+
+
+def _anchors(n: int) -> list[str]:
+    """The anchors of the new left-linking candidate of a braid of length n: z or one rlc."""
+    return ["z"] + [f"s{i}" for i in range(1, n)]
+
+
+def _pb_template(k: int) -> str:
+    slots = " ".join(f"(slot s{i})" for i in range(1, k + 1))
+    return f"(deftemplate pb{k} (slot z) {slots} (multislot inc) (multislot lens))\n"
+
+
+BRAIDS = Family(
+    name="braid", title="braids", letter="B", rank=30,
+    owns=lambda rule: rule == "braid",
+    groups=lambda n, max_length: ([f"braid-{n}"] + (["partial-braid-1"] if n == 3 else []) + [f"partial-braid-{n - 1}"]
+                                  if n >= 3 else []),
+    verify=lambda state, step: verify.check_chain(state, step, braid=True),
+    parse=lambda line: notation.parse_chain_line(line, "braid"),
+    base=lambda max_length: [Generated(lambda top: "".join(_pb_template(k) for k in range(1, top))),
+                             "braid-touch.clp"],
+    level_files={3: ("partial-braid1.clp",)},  # partial-braid[1], built when braids start (B2 = W2)
+    handover={3: ("touches",)},
+    grows_by_target=True,
+    templates=(
+        Template("braid.clp", lambda n, sal, top: [_braid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
+        # partial-braid[n-1], built at level n for braid[n]
+        Template("partial-braid.clp",
+                 lambda n, sal, top: [_braid_fields(n - 1, sal, j) for j in _anchors(n - 1)] if n >= 3 else []),
+    ),
+)
+
+
+#: every family, in rank order
+FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, BRAIDS), key=lambda f: f.rank))
+
+
+@dataclass(frozen=True)
+class TheorySpec:
+    """A resolution theory: its families and what it is for."""
+
+    theory: Theory
+    families: tuple[Family, ...]
+    description: str
+    rating: Optional[str] = None  #: the rating it gives (a ``rate --rating`` column), if any
+
+
+THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
+    TheorySpec(Theory.W, (SINGLES, WHIPS), "Singles + whips", rating="W"),
+    TheorySpec(Theory.B, (SINGLES, WHIPS, BRAIDS), "Singles + whips + braids", rating="B"),
+    TheorySpec(Theory.SW, (SINGLES, SUBSETS, WHIPS), "Singles + Subsets + whips"),
+    TheorySpec(Theory.BRT, (SINGLES,), "Singles only (the basic resolution theory)"),
+)}
+
+#: the ratings ``rate`` computes, and the theory of each
+RATINGS: dict[str, Theory] = {spec.rating: spec.theory for spec in THEORIES.values() if spec.rating}
+
+
+def theory_spec(theory: Union[Theory, str]) -> TheorySpec:
+    """The entry of a theory (ValueError naming the known ones)."""
+    return THEORIES[Theory.of(theory)]
+
+
+def family_of(step: Step) -> Optional[Family]:
+    """The family a step belongs to (by its printed rule name), None for an unknown rule."""
+    for family in FAMILIES:
+        if family.owns(step.rule):
+            return family
+    return None
+
+
+def theories_help() -> str:
+    """``W: Singles + whips; B: ...`` for option help texts."""
+    return "; ".join(f"{spec.theory}: {spec.description}" for spec in THEORIES.values())
