@@ -30,3 +30,10 @@ __all__ = [
     "parse_puzzle", "rate", "read_puzzle_file", "read_puzzles", "solve",
 ]
 __version__ = "0.1.0"
+
+# Notebooks show a Puzzle as its grid and a Resolution as the step viewer (sudorules.draw).  Attached
+# here, at the API layer, so that puzzle.py and steps.py need not import the drawing code above them.
+from .draw import puzzle_svg as _puzzle_svg, resolution_html as _resolution_html  # noqa: E402
+
+Puzzle._repr_svg_ = _puzzle_svg  # type: ignore[attr-defined]
+Resolution._repr_html_ = _resolution_html  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ LAYERS = [
     {"resolution"},
     {"engine"},
     {"batch"},
-    {"generate", "count", "stats"},
+    {"generate", "count", "stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},
 ]

@@ -6,18 +6,21 @@ import json
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Optional
 
 import click
 
+from ..output import check_output, is_stdout
 from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
+from ..resolution import families
 from ..resolution.path import format_path
 from ..reader import names_file, records_from_argument
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
 
-THEORIES = ["W", "B", "SW", "BRT"]
+THEORIES = [str(theory) for theory in families.THEORIES]
 #: seconds between two "still solving" lines on stderr (with --progress)
 HEARTBEAT_SECONDS = 10.0
 
@@ -25,7 +28,7 @@ HEARTBEAT_SECONDS = 10.0
 @main.command()
 @click.argument("source", metavar="PUZZLE|FILE|-")
 @click.option("--theory", type=click.Choice(THEORIES), default="W", show_default=True,
-              help="W: Singles + whips; B: + braids; SW: Subsets + whips; BRT: Singles only.")
+              help=families.theories_help() + ".")
 @click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
               help="Longest whip / braid tried.")
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
@@ -38,11 +41,17 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
                    "the steps, the status, the rating and the solution.")
+@click.option("--html", "html_output", default=None, metavar="OUT.html",
+              help="Also write one self-contained page (no network) showing every step drawn on the grid: "
+                   "arrow keys or the slider to move, a puzzle selector for files.")
+@click.option("--svg", "svg_output", default=None, metavar="DIR",
+              help="Also write one SVG picture per step into DIR (DIR/puzzle-N/ for the puzzles of a file).")
 @click.option("--progress/--no-progress", default=None,
               help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
                    "run is at [default: when stderr is a terminal].")
 def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool,
-          lean_braids_from: int, output_format: str, progress: Optional[bool]) -> None:
+          lean_braids_from: int, output_format: str, html_output: Optional[str], svg_output: Optional[str],
+          progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
 
     A puzzle given on the command line is PUZZLE 0, as in SudoRules; the puzzles of a file are
@@ -61,6 +70,13 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
 
     records = records_from_argument(source)
     numbered = names_file(source)
+    if html_output is not None:
+        if is_stdout(html_output):
+            raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
+        check_output(html_output, inputs=[source])
+    if svg_output is not None and (svg_output == "" or os.path.isfile(svg_output)):
+        raise click.BadParameter(f"{svg_output!r} is not a directory name", param_hint="--svg")
+    resolutions = []
     if progress is None:
         progress = sys.stderr.isatty()
     where = {"line": 0, "level": 0, "done": 0}
@@ -97,6 +113,12 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             sys.stdout.write(format_path(resolution, record.puzzle, number))
         sys.stdout.flush()
         where["done"] += 1
+        if html_output is not None:
+            resolutions.append(resolution)
+        if svg_output is not None:
+            from ..draw import svg_steps
+
+            svg_steps(resolution, Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output))
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
             if not report.ok:
@@ -107,6 +129,11 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             status = max(status, EXIT_TIMEOUT)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
+    if html_output is not None and resolutions:
+        from ..draw import write_path_html
+
+        write_path_html(resolutions, html_output, title=f"sudorules solve {source if numbered else ''}".strip(),
+                        inputs=[source])
     raise click.exceptions.Exit(status)
 
 
