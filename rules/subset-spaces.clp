@@ -1,4 +1,4 @@
-;;; The unit spaces used by the Subset rules (see subsets.clp), made when level 2 starts.
+;;; The unit spaces used by the Subset rules (see subset.clp), made when level 2 starts.
 
 (deftemplate sp (slot u) (slot i) (slot k) (slot l))
 (deftemplate subset-unit (slot u) (slot family))

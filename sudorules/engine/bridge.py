@@ -79,7 +79,7 @@ class Recorder:
 
 
 def subset_pattern(size: int, unit: int, indices: list[int], coords: list[int]) -> SubsetPattern:
-    """The :class:`SubsetPattern` of a Subset found in unit space ``unit`` (see rules/subsets.clp)."""
+    """The :class:`SubsetPattern` of a Subset found in unit space ``unit`` (see rules/subset.clp)."""
     family, number = divmod(unit, 10)
     kind = _UNIT_KINDS[family]
 

@@ -125,7 +125,7 @@ class Engine:
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
-        to A and does not contain A: the variables a braid reaches from A (rules/braids.clp)."""
+        to A and does not contain A: the variables a braid reaches from A (rules/braid.clp)."""
         current = self.current_labels()
         present = set(current)
         assert_touches = self.env.find_function("sr-touches")

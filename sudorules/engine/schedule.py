@@ -1,4 +1,4 @@
-"""The order in which the B theory grows partial braids, target by target (rules/braids.clp)."""
+"""The order in which the B theory grows partial braids, target by target (rules/braid.clp)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Optional
 import clips
 
 class BraidSchedule:
-    """The order in which the B theory grows partial braids, target by target (rules/braids.clp).
+    """The order in which the B theory grows partial braids, target by target (rules/braid.clp).
 
     Partial braids of target Z grow to length k - 1 only once ``(focus (z Z) (level k))`` holds.
 
