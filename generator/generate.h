@@ -13,7 +13,8 @@
  *
  * Randomness: every puzzle (or counting sample, or input grid) `i` of a run with seed `seed` draws from
  * its own sr_rng seeded with sr_stream_seed(seed, i), so results do not depend on how the work is split
- * between threads or processes.  Every function is reentrant; call sr_generate_init() once first.
+ * between threads or processes.  Every function is reentrant (no global mutable state, nothing to
+ * initialise).  How it all works is explained once, at the top of generate.c.
  */
 #ifndef SUDORULES_GENERATE_H
 #define SUDORULES_GENERATE_H
@@ -22,11 +23,31 @@
 
 #include "core.h"
 
+#if !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define SR_ATOMIC_INT atomic_int
+#else
+#define SR_ATOMIC_INT volatile int /* no C11 atomics: a plain flag, written once, read often */
+#endif
+
+/* A request to stop, shared by every thread of one run: any thread sets it with sr_stop_request()
+ * (the Python module does so on Ctrl-C), and the long loops below look at it between puzzles, grids
+ * or samples, and every few hundred nodes of a counting enumeration; the work they return is then
+ * complete up to the point where they stopped.  Initialise with sr_stop_init().  A NULL pointer
+ * means "never stop". */
+typedef struct {
+    SR_ATOMIC_INT requested;
+} sr_stop;
+
+void sr_stop_init(sr_stop *stop);
+void sr_stop_request(sr_stop *stop);
+int sr_stop_requested(const sr_stop *stop);
+
+/* Seconds on a monotonic clock (arbitrary origin): the clock of the counting deadlines. */
+double sr_clock(void);
+
 enum sr_method { SR_BOTTOM_UP = 0, SR_TOP_DOWN = 1, SR_CONTROLLED_BIAS = 2 };
 enum sr_count_method { SR_SUBSETS = 0, SR_SUPERSETS = 1 };
-
-/* Fill the constant cell tables (peers, units).  Call once, before any other function here. */
-void sr_generate_init(void);
 
 /* The seed of stream `index` of the stream family `seed`: splitmix64(seed + (index + 1) * golden). */
 uint64_t sr_stream_seed(uint64_t seed, uint64_t index);
@@ -45,18 +66,23 @@ int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle);
 /* Puzzles first..first+count-1 of the run `seed` by `method`, complete grids from sr_random_grid.
  * puzzles: count*81 bytes; tries: count values (grids used: 0 for bottom-up, 1 for top-down).
  * weights: NULL, or count values receiving the sampling weight 1/P(grid | box 1) of the grid that
- * gave each puzzle (sr_random_grid_weighted; 0 for bottom-up): importance weights for uniform grids. */
-void sr_generate_batch(int method, uint64_t seed, int64_t first, int64_t count, int untested,
-                       uint8_t *puzzles, int64_t *tries, double *weights);
+ * gave each puzzle (sr_random_grid_weighted; 0 for bottom-up): importance weights for uniform grids.
+ * Returns the number k of puzzles made: count, or fewer when `stop` was requested (puzzles, tries and
+ * weights then hold puzzles first..first+k-1, each complete and the same as in a full run). */
+int64_t sr_generate_batch(int method, uint64_t seed, int64_t first, int64_t count, int untested,
+                          uint8_t *puzzles, int64_t *tries, double *weights, const sr_stop *stop);
 
-/* Top-down on the given complete grids (n*81 bytes), grid j using stream first+j; puzzles: n*81. */
-void sr_top_down_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, uint8_t *puzzles);
+/* Top-down on the given complete grids (n*81 bytes), grid j using stream first+j; puzzles: n*81.
+ * Returns the number of grids done: n, or fewer when `stop` was requested. */
+int64_t sr_top_down_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, uint8_t *puzzles,
+                          const sr_stop *stop);
 
 /* Controlled-bias tries on the given complete grids in order, grid j using stream first+j for its
  * deletion order.  Writes each puzzle found to `puzzles` (capacity n*81) and the index j of the grid
- * that gave it to `hits`; returns the number of puzzles found. */
+ * that gave it to `hits`; returns the number of puzzles found.  *done: the number of grids tried,
+ * n unless `stop` was requested (the hits are then those of grids 0..*done-1). */
 int64_t sr_cb_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t first, int untested,
-                    uint8_t *puzzles, int64_t *hits);
+                    uint8_t *puzzles, int64_t *hits, const sr_stop *stop, int64_t *done);
 
 /* Counting samples first..first+count-1: sample i draws a random complete grid and a uniform random
  * `size`-subset of it from stream i, then counts (subsets) the minimal puzzles included in that subset,
@@ -65,9 +91,15 @@ int64_t sr_cb_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t firs
  * weights: NULL, or `count` values that receive each sample grid's sampling weight 1/P(grid | box 1)
  * from sr_random_grid_weighted (importance sampling: the mean of weight / N1 * X is exactly unbiased
  * for uniform grids, N1 = 9!-th of all grids); 0 for a sample that found nothing (X = 0).
- * Returns 0, or -1 when an enumeration ran out of memory. */
-int sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
-                   int64_t *found, double *weights);
+ *
+ * The run stops early when `stop` is requested or sr_clock() reaches `deadline` (HUGE_VAL: no
+ * deadline); both are checked before each sample and every few hundred nodes of an enumeration.
+ * Returns the number k of samples completed (k = count unless stopped; found and weights hold
+ * samples first..first+k-1, the same as in a full run), and sets *abandoned to 1 when sample
+ * first+k had been started and was left unfinished (its partial counts are not returned), else 0.
+ * Returns -1 when an enumeration ran out of memory. */
+int64_t sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
+                       int64_t *found, double *weights, const sr_stop *stop, double deadline, int *abandoned);
 
 /* The same count for one given complete grid and subset (`chosen`: 81 flags, 1 = in the subset);
  * found: 82 values.  Returns 0, or -1 when out of memory. */

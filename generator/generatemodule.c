@@ -1,11 +1,70 @@
 /*
  * sudorules._generate: the Python face of generate.c.  Arrays cross as contiguous buffers (numpy arrays
  * allocated by sudorules.generate), so no numpy headers are needed; every call releases the GIL.
+ * A Stop object wraps one sr_stop: the threads of a run share it, and stop.set() (from any thread, for
+ * instance on Ctrl-C) makes the calls running with it return early with the work they completed.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
+
 #include "generate.h"
+
+/* ---- Stop ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    sr_stop stop;
+} StopObject;
+
+static PyObject *stop_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    if (!PyArg_ParseTuple(args, ":Stop") || (kwargs && PyDict_Size(kwargs))) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "Stop() takes no arguments");
+        return NULL;
+    }
+    StopObject *self = (StopObject *)type->tp_alloc(type, 0);
+    if (self) sr_stop_init(&self->stop);
+    return (PyObject *)self;
+}
+
+static PyObject *stop_set(PyObject *self, PyObject *unused) {
+    sr_stop_request(&((StopObject *)self)->stop);
+    Py_RETURN_NONE;
+}
+
+static PyObject *stop_is_set(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(sr_stop_requested(&((StopObject *)self)->stop));
+}
+
+static PyMethodDef stop_methods[] = {
+    {"set", stop_set, METH_NOARGS, "Ask every call running with this Stop to return as soon as it can."},
+    {"is_set", stop_is_set, METH_NOARGS, "True once set() was called."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject StopType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "sudorules._generate.Stop",
+    .tp_basicsize = sizeof(StopObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Stop(): a stop request shared by the calls of one run (generate_batch, top_down_grids, "
+              "cb_grids, count_batch); set() makes them return early with their completed work.",
+    .tp_new = stop_new,
+    .tp_methods = stop_methods,
+};
+
+/* The sr_stop of an optional Stop argument (None: NULL); -1 with an exception for anything else. */
+static int stop_of(PyObject *object, const sr_stop **stop) {
+    *stop = NULL;
+    if (object == NULL || object == Py_None) return 0;
+    if (!PyObject_TypeCheck(object, &StopType)) {
+        PyErr_SetString(PyExc_TypeError, "stop must be a Stop or None");
+        return -1;
+    }
+    *stop = &((StopObject *)object)->stop;
+    return 0;
+}
 
 static int check_size(Py_buffer *buffer, Py_ssize_t item, const char *name) {
     if (buffer->len % item) {
@@ -20,12 +79,14 @@ static PyObject *py_generate_batch(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     Py_buffer puzzles, tries;
-    PyObject *weights_object = Py_None;
+    PyObject *weights_object = Py_None, *stop_object = Py_None;
     Py_buffer weights = {0};
-    if (!PyArg_ParseTuple(args, "iKLiw*w*|O", &method, &seed, &first, &untested, &puzzles, &tries,
-                          &weights_object))
+    const sr_stop *stop;
+    if (!PyArg_ParseTuple(args, "iKLiw*w*|OO", &method, &seed, &first, &untested, &puzzles, &tries,
+                          &weights_object, &stop_object))
         return NULL;
-    if (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0) {
+    if (stop_of(stop_object, &stop) < 0 ||
+        (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0)) {
         PyBuffer_Release(&puzzles);
         PyBuffer_Release(&tries);
         return NULL;
@@ -38,11 +99,12 @@ static PyObject *py_generate_batch(PyObject *self, PyObject *args) {
         if (tries.len / 8 != count || (weights.buf && weights.len / 8 != count)) {
             PyErr_SetString(PyExc_ValueError, "puzzles, tries and weights have different lengths");
         } else {
+            int64_t made;
             Py_BEGIN_ALLOW_THREADS
-            sr_generate_batch(method, seed, first, count, untested, puzzles.buf, tries.buf, weights.buf);
+            made = sr_generate_batch(method, seed, first, count, untested, puzzles.buf, tries.buf, weights.buf,
+                                     stop);
             Py_END_ALLOW_THREADS
-            result = Py_None;
-            Py_INCREF(result);
+            result = PyLong_FromLongLong(made);
         }
     }
     PyBuffer_Release(&puzzles);
@@ -55,17 +117,19 @@ static PyObject *py_top_down_grids(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     Py_buffer grids, puzzles;
-    if (!PyArg_ParseTuple(args, "y*KLw*", &grids, &seed, &first, &puzzles)) return NULL;
+    PyObject *stop_object = Py_None;
+    const sr_stop *stop = NULL;
+    if (!PyArg_ParseTuple(args, "y*KLw*|O", &grids, &seed, &first, &puzzles, &stop_object)) return NULL;
     PyObject *result = NULL;
-    if (check_size(&grids, 81, "grids")) {
+    if (stop_of(stop_object, &stop) == 0 && check_size(&grids, 81, "grids")) {
         if (puzzles.len != grids.len) {
             PyErr_SetString(PyExc_ValueError, "grids and puzzles have different lengths");
         } else {
+            int64_t done;
             Py_BEGIN_ALLOW_THREADS
-            sr_top_down_grids(grids.buf, (int64_t)(grids.len / 81), seed, first, puzzles.buf);
+            done = sr_top_down_grids(grids.buf, (int64_t)(grids.len / 81), seed, first, puzzles.buf, stop);
             Py_END_ALLOW_THREADS
-            result = Py_None;
-            Py_INCREF(result);
+            result = PyLong_FromLongLong(done);
         }
     }
     PyBuffer_Release(&grids);
@@ -78,18 +142,21 @@ static PyObject *py_cb_grids(PyObject *self, PyObject *args) {
     long long first;
     int untested;
     Py_buffer grids, puzzles, hits;
-    if (!PyArg_ParseTuple(args, "y*KLiw*w*", &grids, &seed, &first, &untested, &puzzles, &hits)) return NULL;
+    PyObject *stop_object = Py_None;
+    const sr_stop *stop = NULL;
+    if (!PyArg_ParseTuple(args, "y*KLiw*w*|O", &grids, &seed, &first, &untested, &puzzles, &hits, &stop_object))
+        return NULL;
     PyObject *result = NULL;
-    if (check_size(&grids, 81, "grids")) {
+    if (stop_of(stop_object, &stop) == 0 && check_size(&grids, 81, "grids")) {
         int64_t n = (int64_t)(grids.len / 81);
         if (puzzles.len != grids.len || hits.len != 8 * n) {
             PyErr_SetString(PyExc_ValueError, "puzzles and hits must hold one entry per grid");
         } else {
-            int64_t found;
+            int64_t found, done;
             Py_BEGIN_ALLOW_THREADS
-            found = sr_cb_grids(grids.buf, n, seed, first, untested, puzzles.buf, hits.buf);
+            found = sr_cb_grids(grids.buf, n, seed, first, untested, puzzles.buf, hits.buf, stop, &done);
             Py_END_ALLOW_THREADS
-            result = PyLong_FromLongLong(found);
+            result = Py_BuildValue("LL", (long long)found, (long long)done);
         }
     }
     PyBuffer_Release(&grids);
@@ -103,12 +170,23 @@ static PyObject *py_count_batch(PyObject *self, PyObject *args) {
     unsigned long long seed;
     long long first;
     Py_buffer found;
-    PyObject *weights_object = Py_None;
+    PyObject *weights_object = Py_None, *stop_object = Py_None, *seconds_object = Py_None;
     Py_buffer weights = {0};
-    if (!PyArg_ParseTuple(args, "iKLiiw*|O", &method, &seed, &first, &size, &max_clues, &found,
-                          &weights_object))
+    const sr_stop *stop;
+    double deadline = HUGE_VAL;
+    if (!PyArg_ParseTuple(args, "iKLiiw*|OOO", &method, &seed, &first, &size, &max_clues, &found,
+                          &weights_object, &stop_object, &seconds_object))
         return NULL;
-    if (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0) {
+    if (seconds_object != Py_None) {
+        double seconds = PyFloat_AsDouble(seconds_object);
+        if (seconds == -1.0 && PyErr_Occurred()) {
+            PyBuffer_Release(&found);
+            return NULL;
+        }
+        deadline = sr_clock() + seconds;
+    }
+    if (stop_of(stop_object, &stop) < 0 ||
+        (weights_object != Py_None && PyObject_GetBuffer(weights_object, &weights, PyBUF_WRITABLE) < 0)) {
         PyBuffer_Release(&found);
         return NULL;
     }
@@ -121,15 +199,14 @@ static PyObject *py_count_batch(PyObject *self, PyObject *args) {
     } else if (weights.buf && weights.len != 8 * count) {
         PyErr_SetString(PyExc_ValueError, "weights must hold one float64 per sample");
     } else if (check_size(&found, 82 * 8, "found")) {
-        int status;
+        int64_t done;
+        int abandoned;
         Py_BEGIN_ALLOW_THREADS
-        status = sr_count_batch(method, seed, first, count, size, max_clues, found.buf, weights.buf);
+        done = sr_count_batch(method, seed, first, count, size, max_clues, found.buf, weights.buf, stop, deadline,
+                              &abandoned);
         Py_END_ALLOW_THREADS
-        if (status) PyErr_NoMemory();
-        else {
-            result = Py_None;
-            Py_INCREF(result);
-        }
+        if (done < 0) PyErr_NoMemory();
+        else result = Py_BuildValue("Li", (long long)done, abandoned);
     }
     PyBuffer_Release(&found);
     if (weights.buf) PyBuffer_Release(&weights);
@@ -170,15 +247,19 @@ static PyObject *py_stream_seed(PyObject *self, PyObject *args) {
 
 PyMethodDef sr_generate_methods[] = {
     {"generate_batch", py_generate_batch, METH_VARARGS,
-     "generate_batch(method, seed, first, untested, puzzles, tries[, weights]): puzzles first.. of the "
-     "run `seed` (and the sampling weights of their grids)."},
+     "generate_batch(method, seed, first, untested, puzzles, tries[, weights[, stop]]) -> made: puzzles "
+     "first.. of the run `seed` (and the sampling weights of their grids); fewer than asked when stopped."},
     {"top_down_grids", py_top_down_grids, METH_VARARGS,
-     "top_down_grids(grids, seed, first, puzzles): one top-down puzzle per given complete grid."},
+     "top_down_grids(grids, seed, first, puzzles[, stop]) -> done: one top-down puzzle per given complete "
+     "grid, for the first `done` grids (all unless stopped)."},
     {"cb_grids", py_cb_grids, METH_VARARGS,
-     "cb_grids(grids, seed, first, untested, puzzles, hits) -> found: controlled-bias tries on given grids."},
+     "cb_grids(grids, seed, first, untested, puzzles, hits[, stop]) -> (found, done): controlled-bias tries "
+     "on the first `done` given grids (all unless stopped)."},
     {"count_batch", py_count_batch, METH_VARARGS,
-     "count_batch(method, seed, first, size, max_clues, found[, weights]): minimal puzzles per "
-     "counting sample (and each sample grid's sampling weight)."},
+     "count_batch(method, seed, first, size, max_clues, found[, weights[, stop[, seconds]]]) -> (done, "
+     "abandoned): minimal puzzles per counting sample (and each sample grid's sampling weight) for the "
+     "first `done` samples; the run stops early when `stop` is set or after `seconds`, abandoned = 1 "
+     "when it left a started sample unfinished."},
     {"count_in", py_count_in, METH_VARARGS,
      "count_in(method, grid, chosen, max_clues, found): minimal puzzles inside / around one given subset."},
     {"stream_seed", py_stream_seed, METH_VARARGS, "stream_seed(seed, index): the seed of stream `index`."},
@@ -192,6 +273,14 @@ static struct PyModuleDef generate_module = {
 };
 
 PyMODINIT_FUNC PyInit__generate(void) {
-    sr_generate_init();
-    return PyModule_Create(&generate_module);
+    if (PyType_Ready(&StopType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&generate_module);
+    if (!module) return NULL;
+    Py_INCREF(&StopType);
+    if (PyModule_AddObject(module, "Stop", (PyObject *)&StopType) < 0) {
+        Py_DECREF(&StopType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

@@ -19,14 +19,25 @@ The grids come from the core's random-backtracking sampler, which is not uniform
 w(g) = 1 / P(g | box 1) is returned by the sampler and N1 = 9!-th of all grids = E[w]: the estimate
 is then exactly unbiased for uniform grids, at about 3 times the variance.  ``weighted=False`` gives
 the plain (biased) estimate for the sampler's own grid distribution.
-Sample i uses the random stream ``stream_seed(seed, i)``, so ``samples=K`` gives the same result for
-any number of jobs.  With a time limit, every sample started before the limit is waited for and
-kept (dropping the slow ones would bias the estimate towards samples with few minimal puzzles).
+Sample i uses the random stream ``stream_seed(seed, i)``, and the samples enter the sums in the order
+of i, so ``samples=K`` gives the same result, bit for bit, for any number of jobs.
+
+Stopping inside a sample.  One sample can take from microseconds to hours (:func:`expensive_sample`),
+so the C enumeration looks at a stop request (:class:`Stop`, set on Ctrl-C) and at the deadline of
+``minutes`` every few hundred nodes, and a stopped batch returns the samples it completed.  Only
+complete samples enter the estimate: the samples in progress at the deadline (at most one per job)
+are *abandoned* (:attr:`CountResult.abandoned`).  That is a choice with a cost: a slow sample is one
+with many puzzles to enumerate, and a sample in progress at a given moment is more likely to be a
+slow one, so dropping them biases a time-limited estimate low, by up to ``jobs`` samples' worth
+among the ``samples`` completed.  (Waiting for them instead, as before, made ``minutes`` unbounded
+when one sample takes hours.)  ``samples=K`` never abandons anything: use it for an exact sample
+count.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from math import comb
@@ -46,8 +57,28 @@ BOX_COMPLETIONS = GRIDS // 362_880
 _CODES = {"subsets": 0, "supersets": 1}
 _CHUNK = {"subsets": 512, "supersets": 16}
 
-__all__ = ["BOX_COMPLETIONS", "GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "count_in", "count_minimals",
-           "weights"]
+# Seconds per sample, measured on the 2-core development machine (shared, one thread): samples
+# i = 0, 1, ... of seed 1, one `_generate.count_batch(code, 1, i, size, max_clues, found, w, None, 20)`
+# call each (20 s time-out), until 8-40 s or 300 samples per setting.  The cost is heavy-tailed (most
+# samples take microseconds, a few take seconds to minutes), so the means are orders of magnitude;
+# "max" is the slowest single sample met:
+#   subsets     size 26-32: <= 0.0005 (max 0.03);  34: 0.018 (max 1.0);  35: 0.16 (max 3.3);
+#               36: 0.48 (85 samples; 1.7 on 11; max 11);  37: 4.4 (max 21);  38: >= 9 (1 of 5 > 30)
+#   supersets   by extra = max_clues - size, sizes 17-26:  3: ~0.001;  4: ~0.006;  5: 0.03-0.08
+#               (max 1.8);  6: 0.14-1.6 (max 18);  7: 0.7-3.2 (max 7);  size 28: <= 0.08 up to
+#               extra 9, size 30: <= 0.002 up to extra 11 (max 2)
+# "Expensive" is a mean of 0.1 s or more: under ~600 samples a minute per job, with single samples of
+# seconds to minutes.  That is subsets from size 35, supersets below size 28 with extra >= 6.
+_EXPENSIVE_SUBSETS = 35
+_EXPENSIVE_SUPERSETS_EXTRA = 6
+_CHEAP_SUPERSETS_SIZE = 28
+_SUBSETS_SECONDS = {35: "about 0.2 s", 36: "0.5-2 s", 37: "about 4 s", 38: "10 s or more"}
+
+#: The stop request shared with the C enumeration (the same type as :class:`sudorules.generate.Stop`).
+Stop = _generate.Stop
+
+__all__ = ["BOX_COMPLETIONS", "GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "Stop", "count_in",
+           "count_minimals", "expensive_sample", "weights"]
 
 
 def weights(method: str, size: int, max_clues: int = 81) -> np.ndarray:
@@ -69,7 +100,9 @@ class CountResult:
     size: int
     max_clues: int
     weighted: bool = True
-    samples: int = 0
+    samples: int = 0          # complete samples, the only ones in the sums
+    abandoned: int = 0        # samples started and left unfinished by a stop or the deadline
+    stopped: bool = False     # the run ended early: its Stop was set, or the deadline came
     seconds: float = 0.0
     found: np.ndarray = field(default_factory=lambda: np.zeros(82, np.int64))  # sum of X_c
     sum_v: np.ndarray = field(default_factory=lambda: np.zeros(82))            # sum of V_c
@@ -103,6 +136,21 @@ class CountResult:
         return pd.DataFrame(rows, columns=["clues", "count", "per_grid", "rel_err", "total"])
 
 
+def expensive_sample(method: str, size: int, max_clues: Optional[int] = None) -> Optional[str]:
+    """None when a sample of these settings is cheap; else a phrase for a warning, with the measured
+    mean cost per sample (the measurements are in the comment beside the thresholds)."""
+    max_clues = _max_clues(method, size, max_clues)
+    if method == "subsets" and size >= _EXPENSIVE_SUBSETS:
+        cost = _SUBSETS_SECONDS.get(size, "over 10 s")
+        return f"--size {size}: one subsets sample takes {cost} on average (measured), some much longer"
+    if (method == "supersets" and size < _CHEAP_SUPERSETS_SIZE
+            and max_clues - size >= _EXPENSIVE_SUPERSETS_EXTRA):
+        cost = "0.1-2 s" if max_clues - size == _EXPENSIVE_SUPERSETS_EXTRA else "1 s or more"
+        return (f"--size {size} up to {max_clues} clues: one supersets sample takes {cost} on average "
+                f"(measured), some much longer")
+    return None
+
+
 def _estimate(s1: float, s2: float, k: int) -> tuple[float, float]:
     """(mean, relative standard error of the mean) from the sums of V and V^2 over k samples."""
     if k == 0:
@@ -131,13 +179,17 @@ def count_in(method: str, grid, cells, max_clues: int = 81) -> np.ndarray:
 def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
                    minutes: Optional[float] = None, seed: int = 0, jobs: int = 1,
                    max_clues: Optional[int] = None, weighted: bool = True,
-                   progress: Optional[Callable[[CountResult], None]] = None) -> CountResult:
+                   progress: Optional[Callable[[CountResult], None]] = None,
+                   stop: Optional[Stop] = None) -> CountResult:
     """Estimate the number of minimal puzzles per clue count by ``method`` with subsets of ``size``.
 
-    Stop after ``samples`` samples, or after ``minutes`` (then every started sample is kept), or at
-    whichever comes first when both are given.  ``max_clues`` (supersets only; default size + 3)
-    bounds the puzzles counted.  ``weighted``: importance weights for uniform grids (see the module
-    docstring).  ``progress(result)`` is called after each chunk of samples.
+    Stop after ``samples`` samples, or after ``minutes``, or at whichever comes first when both are
+    given; at the time limit the samples in progress are abandoned (see the module docstring).
+    ``max_clues`` (supersets only; default size + 3) bounds the puzzles counted.  ``weighted``:
+    importance weights for uniform grids (see the module docstring).  ``progress(result)`` is called
+    after each chunk of samples.  ``stop``: setting it (from any thread, e.g. a signal handler) ends
+    the run within milliseconds with the samples completed so far (``result.stopped``); an exception
+    while waiting (``KeyboardInterrupt``) sets it too, so that the worker threads end promptly.
     """
     if method not in _CODES:
         raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
@@ -151,38 +203,58 @@ def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
         raise ValueError(f"minutes must be > 0, got {minutes}")
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
-    if method == "subsets":
-        max_clues = size
-    elif max_clues is None:
-        max_clues = min(size + 3, 81)
-    elif not size <= max_clues <= 81:
-        raise ValueError(f"max_clues must lie in {size}..81, got {max_clues}")
+    max_clues = _max_clues(method, size, max_clues)
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer in [0, 2**64), got {seed}")
+    if stop is None:
+        stop = Stop()
     result = CountResult(method, size, max_clues, weighted)
     chunk, code = _CHUNK[method], _CODES[method]
     limit = samples if samples is not None else 2**62
-    deadline = time.monotonic() + 60 * minutes if minutes is not None else float("inf")
     started = time.monotonic()
+    deadline = started + 60 * minutes if minutes is not None else None
 
-    def run(first: int, count: int) -> tuple[np.ndarray, Optional[np.ndarray]]:
+    def run(first: int, count: int) -> tuple[np.ndarray, Optional[np.ndarray], int]:
         found = np.zeros((count, 82), np.int64)
         grid_weights = np.zeros(count) if weighted else None
-        _generate.count_batch(code, seed, first, size, max_clues, found, grid_weights)
-        return found, grid_weights
+        seconds = None if deadline is None else deadline - time.monotonic()
+        done, abandoned = _generate.count_batch(code, seed, first, size, max_clues, found, grid_weights,
+                                                stop, seconds)
+        return found[:done], None if grid_weights is None else grid_weights[:done], abandoned
+
+    def open_to_more() -> bool:
+        return not stop.is_set() and (deadline is None or time.monotonic() < deadline)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        pending = []
+        pending: deque = deque()
         next_first = 0
-        while True:
-            while (len(pending) < 2 * jobs and next_first < limit and time.monotonic() < deadline):
-                count = min(chunk, limit - next_first)
-                pending.append(pool.submit(run, next_first, count))
-                next_first += count
-            if not pending:
-                break
-            result.add(*pending.pop(0).result())
-            result.seconds = time.monotonic() - started
-            if progress is not None:
-                progress(result)
+        try:
+            while True:
+                while len(pending) < 2 * jobs and next_first < limit and open_to_more():
+                    count = min(chunk, limit - next_first)
+                    pending.append(pool.submit(run, next_first, count))
+                    next_first += count
+                if not pending:
+                    break
+                found, grid_weights, abandoned = pending.popleft().result()
+                result.add(found, grid_weights)  # in sample order: the same sums for any jobs
+                result.abandoned += abandoned
+                result.seconds = time.monotonic() - started
+                if progress is not None:
+                    progress(result)
+        except BaseException:
+            stop.set()  # the running batches return at their next check; the pool waits for nothing long
+            raise
+    result.stopped = result.samples < limit
     return result
+
+
+def _max_clues(method: str, size: int, max_clues: Optional[int]) -> int:
+    """The largest clue count counted: size for subsets, max_clues (default size + 3) for supersets."""
+    if method == "subsets":
+        return size
+    if max_clues is None:
+        return min(size + 3, 81)
+    if not size <= max_clues <= 81:
+        raise ValueError(f"max_clues must lie in {size}..81, got {max_clues}")
+    return max_clues

@@ -27,11 +27,17 @@ Reproducibility: with the internal grid source, puzzle ``i`` of a run with seed 
 (grids and deletion orders) from its own random stream ``stream_seed(s, i)``; with given grids, grid
 ``j`` of the input (0-based) uses stream ``stream_seed(s, j)`` for its deletion order.  The output is
 therefore the same for any number of ``jobs`` (threads: the C code runs without the GIL).
+
+Stopping: a :class:`Stop` given to :func:`iter_generate` can be set from any thread (the command line
+does it on Ctrl-C / SIGTERM); the C loops look at it between puzzles and between grids, so the run
+ends within one puzzle's time (bottom-up, top-down) or one grid try (controlled-bias), and yields the
+puzzles completed before the first unfinished one: a stopped run is a prefix of the full run.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Optional, Union
@@ -51,12 +57,20 @@ _GRID_CHUNK = 1 << 14
 Progress = Callable[[int, int], None]
 GridSource = Union[np.ndarray, Iterable]
 
-__all__ = ["DEFAULT_UNTESTED", "METHODS", "Batch", "GridsExhausted", "generate", "generate_frame",
-           "iter_generate", "parse_grids", "stream_seed", "puzzle_strings"]
+#: A stop request shared by the threads of a run: ``Stop()``, ``.set()``, ``.is_set()`` (in C, so that
+#: the compiled loops can look at it without the GIL).
+Stop = _generate.Stop
+
+__all__ = ["DEFAULT_UNTESTED", "METHODS", "BadGrid", "Batch", "GridsExhausted", "Stop", "generate",
+           "generate_frame", "iter_generate", "parse_grids", "stream_seed", "puzzle_strings"]
 
 
 class GridsExhausted(Exception):
     """The given complete grids ran out before the requested number of puzzles was made."""
+
+
+class BadGrid(ValueError):
+    """A line of the given complete grids is not a valid complete grid (the message names the line)."""
 
 
 @dataclass
@@ -76,10 +90,11 @@ def stream_seed(seed: int, index: int) -> int:
 
 def generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
              grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
-             progress: Optional[Progress] = None) -> Batch:
-    """``n`` minimal puzzles by ``method`` as one :class:`Batch` (see :func:`iter_generate`)."""
+             progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Batch:
+    """``n`` minimal puzzles by ``method`` as one :class:`Batch` (see :func:`iter_generate`); fewer
+    when ``stop`` is set during the run."""
     batches = list(iter_generate(method, n, seed, untested=untested, grids=grids, jobs=jobs,
-                                 weights=weights, progress=progress))
+                                 weights=weights, progress=progress, stop=stop))
     if not batches:
         return Batch(np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), np.zeros(0) if weights else None)
     return Batch(np.concatenate([b.puzzles for b in batches]), np.concatenate([b.tries for b in batches]),
@@ -97,7 +112,7 @@ def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFram
 
 def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
                   grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
-                  progress: Optional[Progress] = None) -> Iterator[Batch]:
+                  progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Iterator[Batch]:
     """Yield the ``n`` puzzles of a run in order, as consecutive :class:`Batch` chunks.
 
     ``grids``: None for the seeded grid generator, or complete grids used in order (an ``(N, 81)``
@@ -106,7 +121,12 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     ``weights``: also return each puzzle's grid sampling weight (top-down and controlled-bias with the
     seeded grids): the grid sampler is not uniform, and weighting a puzzle by w / N1 (N1 = 9!-th of all
     grids) makes averages over puzzles estimate those of uniform grids (importance sampling).
-    Raises :class:`GridsExhausted` (after yielding what was made) when the given grids run out.
+    Raises :class:`GridsExhausted` (after yielding what was made) when the given grids run out, and
+    :class:`BadGrid` (a ``ValueError``) at a line that is not a complete valid grid.
+    ``stop``: when it is set (from any thread), the running C calls return early and the run ends
+    after yielding the puzzles completed before the first unfinished one (a prefix of the full run).
+    Leaving the loop early, or an exception such as ``KeyboardInterrupt`` while waiting, sets it too,
+    so that the worker threads end promptly.
     """
     if method not in _METHOD_CODES:
         raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
@@ -120,16 +140,18 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     seed = _u64(seed, "seed")
     if weights and (grids is not None or method == "bottom-up"):
         raise ValueError("weights are given for top-down and controlled-bias with the seeded grids only")
+    if stop is None:
+        stop = Stop()
     if grids is None:
-        chunks = _internal_chunks(method, n, seed, int(untested), weights)
+        chunks = _internal_chunks(method, n, seed, int(untested), weights, stop)
     elif method == "bottom-up":
         raise ValueError("bottom-up starts from the empty grid: it takes no complete grids")
     elif method == "top-down":
-        chunks = _top_down_grid_chunks(_grid_arrays(grids), n, seed)
+        chunks = _top_down_grid_chunks(_grid_arrays(grids), n, seed, stop)
     else:
-        chunks = _cb_grid_chunks(_grid_arrays(grids), n, seed, int(untested))
+        chunks = _cb_grid_chunks(_grid_arrays(grids), n, seed, int(untested), stop)
     done = tries = 0
-    for batch in _run_ordered(chunks, int(jobs)):
+    for batch in _run_ordered(chunks, int(jobs), stop):
         done += len(batch.puzzles)
         tries += int(batch.tries.sum())
         if progress is not None:
@@ -143,8 +165,19 @@ class _Exhausted(Batch):
     """The last batch of a run whose given grids ran out."""
 
 
-def _internal_chunks(method: str, n: int, seed: int, untested: int,
-                     weights: bool) -> Iterator[Callable[[], Batch]]:
+class _Partial(Batch):
+    """The complete puzzles of a chunk that was stopped before its end: the last batch of a run."""
+
+
+def _made(batch_type: type, made: int, count: int, puzzles: np.ndarray, tries: np.ndarray,
+          weights: Optional[np.ndarray] = None) -> Batch:
+    """The first ``made`` of ``count`` puzzles as a Batch, a _Partial one when the chunk stopped early."""
+    kind = batch_type if made == count else _Partial
+    return kind(puzzles[:made], tries[:made], None if weights is None else weights[:made])
+
+
+def _internal_chunks(method: str, n: int, seed: int, untested: int, weights: bool,
+                     stop: Stop) -> Iterator[Callable[[], Batch]]:
     code, size = _METHOD_CODES[method], _CHUNK[method]
     for first in range(0, n, size):
         count = min(size, n - first)
@@ -153,13 +186,13 @@ def _internal_chunks(method: str, n: int, seed: int, untested: int,
             puzzles = np.empty((count, 81), np.uint8)
             tries = np.empty(count, np.int64)
             grid_weights = np.empty(count) if weights else None
-            _generate.generate_batch(code, seed, first, untested, puzzles, tries, grid_weights)
-            return Batch(puzzles, tries, grid_weights)
+            made = _generate.generate_batch(code, seed, first, untested, puzzles, tries, grid_weights, stop)
+            return _made(Batch, made, count, puzzles, tries, grid_weights)
         yield task
 
 
 def _top_down_grid_chunks(arrays: Iterator[tuple[int, np.ndarray]], n: int,
-                          seed: int) -> Iterator[Callable[[], Batch]]:
+                          seed: int, stop: Stop) -> Iterator[Callable[[], Batch]]:
     made = 0
     for first, grids in arrays:
         grids = grids[: n - made]
@@ -167,8 +200,8 @@ def _top_down_grid_chunks(arrays: Iterator[tuple[int, np.ndarray]], n: int,
 
         def task(first=first, grids=grids) -> Batch:
             puzzles = np.empty_like(grids)
-            _generate.top_down_grids(grids, seed, first, puzzles)
-            return Batch(puzzles, np.ones(len(grids), np.int64))
+            done = _generate.top_down_grids(grids, seed, first, puzzles, stop)
+            return _made(Batch, done, len(grids), puzzles, np.ones(len(grids), np.int64))
         yield task
         if made >= n:
             return
@@ -177,19 +210,19 @@ def _top_down_grid_chunks(arrays: Iterator[tuple[int, np.ndarray]], n: int,
 
 
 def _cb_grid_chunks(arrays: Iterator[tuple[int, np.ndarray]], n: int, seed: int,
-                    untested: int) -> Iterator[Callable[[], Batch]]:
+                    untested: int, stop: Stop) -> Iterator[Callable[[], Batch]]:
     """Controlled-bias on given grids: chunks of grids run in parallel, then an ordered pass turns the
     hit positions into tries (grids used since the previous puzzle) and stops after n puzzles."""
     state = {"made": 0, "last_hit": -1}
 
-    def hits_of(first: int, grids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def hits_of(first: int, grids: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
         puzzles = np.empty_like(grids)
         hits = np.empty(len(grids), np.int64)
-        found = _generate.cb_grids(grids, seed, first, untested, puzzles, hits)
-        return puzzles[:found], hits[:found] + first
+        found, done = _generate.cb_grids(grids, seed, first, untested, puzzles, hits, stop)
+        return puzzles[:found], hits[:found] + first, done == len(grids)
 
-    def finish(result: tuple[np.ndarray, np.ndarray]) -> Batch:
-        puzzles, positions = result
+    def finish(result: tuple[np.ndarray, np.ndarray, bool]) -> Batch:
+        puzzles, positions, complete = result
         keep = min(len(puzzles), n - state["made"])
         puzzles, positions = puzzles[:keep], positions[:keep]
         previous = np.concatenate([[state["last_hit"]], positions[:-1]]) if keep else positions
@@ -197,7 +230,9 @@ def _cb_grid_chunks(arrays: Iterator[tuple[int, np.ndarray]], n: int, seed: int,
         if keep:
             state["last_hit"] = int(positions[-1])
         state["made"] += keep
-        return Batch(puzzles, tries.astype(np.int64))
+        # a chunk stopped part-way ends the run (unless it already made the last puzzle needed)
+        kind = Batch if complete or state["made"] >= n else _Partial
+        return kind(puzzles, tries.astype(np.int64))
 
     for first, grids in arrays:
         if state["made"] >= n:
@@ -220,45 +255,54 @@ class _Ordered:
     done: Callable[[], bool]
 
 
-def _run_ordered(tasks: Iterator, jobs: int) -> Iterator[Batch]:
-    """Run tasks on ``jobs`` threads, a bounded window ahead, and yield their batches in order."""
+def _run_ordered(tasks: Iterator, jobs: int, stop: Stop) -> Iterator[Batch]:
+    """Run tasks on ``jobs`` threads, a bounded window ahead, and yield their batches in order, up to
+    and including the first _Exhausted or _Partial one.  Once ``stop`` is set no task is started,
+    and the running ones return early (_Partial).  Any exit other than the end of the run (an
+    exception while waiting, the consumer closing the generator) sets ``stop``, so that the pool's
+    shutdown waits for nothing long."""
     window = 2 * jobs
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        pending = []
+        pending: deque = deque()
         tasks = iter(tasks)
         exhausted = False
-        while True:
-            while not exhausted and len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
-                    exhausted = True
-                    break
-                work = task.work if isinstance(task, _Ordered) else task
-                pending.append((task, pool.submit(work)))
-            if not pending:
-                return
-            task, future = pending.pop(0)
-            result = future.result()
-            if isinstance(task, _Ordered):
-                if task.done():
-                    continue
-                result = task.finish(result)
-            yield result
-            if isinstance(result, _Exhausted):
-                return
+        try:
+            while True:
+                while not exhausted and len(pending) < window and not stop.is_set():
+                    task = next(tasks, None)
+                    if task is None:
+                        exhausted = True
+                        break
+                    work = task.work if isinstance(task, _Ordered) else task
+                    pending.append((task, pool.submit(work)))
+                if not pending:
+                    return
+                task, future = pending.popleft()
+                result = future.result()
+                if isinstance(task, _Ordered):
+                    if task.done():
+                        continue
+                    result = task.finish(result)
+                yield result
+                if isinstance(result, (_Exhausted, _Partial)):
+                    return
+        except BaseException:
+            stop.set()
+            raise
 
 
 def parse_grids(lines: Iterable) -> Iterator[np.ndarray]:
     """Complete grids from lines of text (81 digits 1-9, anything after whitespace ignored) or from
     81-value rows; yield each as an (81,) uint8 array.  A line that is not a complete valid grid raises
-    ValueError naming the line and the reason; blank lines and ``#`` comments are skipped."""
+    :class:`BadGrid` (a ValueError) naming the line and the reason; blank lines and ``#`` comments
+    are skipped, and so is a UTF-8 byte-order mark at the start of the first line."""
     for _, chunk in _grid_chunks(lines):
         yield from chunk
 
 
 def _grid_chunks(lines: Iterable) -> Iterator[tuple[int, np.ndarray]]:
     """(index of the first grid, (k, 81) uint8 array) chunks of the grids of ``lines``, validated a
-    chunk at a time with numpy (a bad line raises ValueError naming it)."""
+    chunk at a time with numpy (a bad line raises BadGrid naming it)."""
     numbered = enumerate(lines, start=1)
     first = 0
     while True:
@@ -277,24 +321,24 @@ def _grid_chunks(lines: Iterable) -> Iterator[tuple[int, np.ndarray]]:
         bad = _invalid_rows(grids)
         if bad.any():
             k = int(np.argmax(bad))
-            raise ValueError(f"line {numbers[k]}: {_grid_error(grids[k])}")
+            raise BadGrid(f"line {numbers[k]}: {_grid_error(grids[k])}")
         yield first, np.ascontiguousarray(grids)
         first += len(grids)
 
 
 def _grid_row(number: int, line) -> Optional[bytes]:
-    """The 81 ASCII digits of one input item, None for a blank or comment line; ValueError if bad."""
+    """The 81 ASCII digits of one input item, None for a blank or comment line; BadGrid if bad."""
     if isinstance(line, str):
-        text = line.strip()
+        text = (line.lstrip("\ufeff") if number == 1 else line).strip()
         if not text or text.startswith("#"):
             return None
         head = text.split()[0]
-        if len(head) != 81 or not head.isdigit() or "0" in head:
-            raise ValueError(f"line {number}: not a complete grid (expected 81 digits 1-9)")
+        if len(head) != 81 or not (head.isascii() and head.isdigit()) or "0" in head:
+            raise BadGrid(f"line {number}: not a complete grid (expected 81 digits 1-9)")
         return head.encode("ascii")
     values = np.asarray(line, dtype=np.int64).reshape(-1)
     if values.shape != (81,) or values.min() < 1 or values.max() > 9:
-        raise ValueError(f"grid {number}: not a complete grid (expected 81 values 1-9)")
+        raise BadGrid(f"grid {number}: not a complete grid (expected 81 values 1-9)")
     return (values + ord("0")).astype(np.uint8).tobytes()
 
 
@@ -335,7 +379,7 @@ def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
     bad = _invalid_rows(grids)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"grid {k + 1}: {_grid_error(grids[k])}")
+        raise BadGrid(f"grid {k + 1}: {_grid_error(grids[k])}")
     for first in range(0, len(grids), _GRID_CHUNK):
         yield first, grids[first:first + _GRID_CHUNK]
 

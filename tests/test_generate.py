@@ -1,9 +1,17 @@
 """Generators and counting (issue 4): minimal unique outputs, reproducible seeds, given grids used in
-order, the tries column, counting checked against a brute-force enumeration, clean CLI errors."""
+order, the tries column, counting checked against a brute-force enumeration, clean CLI errors; and
+(issue 10) a stopped run keeps a prefix of the full run, --grids errors are one line.  The stopping of
+count is tested in test_count_stop.py."""
 
 from __future__ import annotations
 
 import math
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -12,7 +20,7 @@ from click.testing import CliRunner
 from sudorules import core
 from sudorules.cli import main
 from sudorules.count import count_in, count_minimals
-from sudorules.generate import GridsExhausted, generate, generate_frame, parse_grids, puzzle_strings
+from sudorules.generate import BadGrid, GridsExhausted, Stop, generate, generate_frame, parse_grids, puzzle_strings
 from sudorules.reader import read_puzzles
 
 
@@ -68,7 +76,7 @@ def test_given_grids_running_out_is_reported():
 
 def test_bad_grid_lines_name_the_line():
     grid = "".join(map(str, core.random_grids(1, seed=1)[0]))
-    with pytest.raises(ValueError, match="line 2"):
+    with pytest.raises(BadGrid, match="line 2"):
         list(parse_grids([grid, grid[:80] + "0"]))
     swapped = grid[1] + grid[0] + grid[2:]
     with pytest.raises(ValueError, match="line 1: column"):
@@ -127,8 +135,129 @@ def test_cli_bad_grid_file_is_a_clean_error(tmp_path):
     result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--grids", str(bad),
                                        "--no-progress", "-o", str(out)])
     assert result.exit_code == 1
-    assert "line 1" in result.output
+    assert result.stderr == f"Error: --grids {bad}: line 1: not a complete grid (expected 81 digits 1-9)\n"
     assert not out.exists() and not list(tmp_path.glob(".out.txt.*"))
+
+
+@pytest.mark.parametrize("name,message", [("adir", "adir: is a directory"),
+                                          ("missing.txt", "missing.txt: no such file"),
+                                          ("", "the file name is empty")])
+def test_cli_grids_that_cannot_be_read_are_input_errors(name, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adir").mkdir()
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--grids", name, "-o", "out.txt"])
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: --grids") and message in lines[0], result.stderr
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_cli_grids_with_a_byte_order_mark_and_not_over_themselves(tmp_path):
+    grids = core.random_grids(2, seed=3)
+    source = tmp_path / "grids.txt"
+    source.write_bytes(b"\xef\xbb\xbf" + "".join("".join(map(str, g)) + "\n" for g in grids).encode())
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "2", "--grids", str(source)])
+    assert result.exit_code == 0, result.output
+    assert [core.solve(line).givens for line in result.stdout.split()] == [tuple(g.tolist()) for g in grids]
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "2", "--grids", str(source),
+                                       "-o", str(source)])
+    assert result.exit_code == 2 and result.stderr.startswith("Error: ") and "input" in result.stderr
+    assert source.read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+def test_cli_grids_running_out_keeps_the_puzzles_made(tmp_path):
+    grids = core.random_grids(2, seed=3)
+    source = tmp_path / "grids.txt"
+    source.write_text("".join("".join(map(str, g)) + "\n" for g in grids))
+    out = tmp_path / "out.txt"
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "5", "--grids", str(source),
+                                       "-o", str(out)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: the complete grids ran out after 2 of 5 puzzles")
+    assert len(out.read_text().split()) == 2
+
+
+def test_a_stopped_run_is_a_prefix_of_the_full_run():
+    stop = Stop()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    try:
+        batch = generate("top-down", 200_000, seed=3, jobs=2, stop=stop)  # about 20 s unless stopped
+    finally:
+        timer.cancel()
+    made = len(batch.puzzles)
+    assert stop.is_set() and 0 < made < 200_000
+    assert (batch.puzzles == generate("top-down", made, seed=3).puzzles).all()
+
+
+def test_a_stopped_controlled_bias_run_ends_between_grids():
+    stop = Stop()
+    out: dict = {}
+    worker = threading.Thread(target=lambda: out.update(batch=generate("controlled-bias", 30, seed=2, stop=stop)),
+                              daemon=True)
+    worker.start()  # 30 puzzles take a minute or more: each needs ~10^5 grids, a few seconds
+    time.sleep(0.3)
+    stop.set()
+    worker.join(20)
+    assert not worker.is_alive(), "the stopped run did not end"
+    assert len(out["batch"].puzzles) < 30
+    _assert_minimal_and_distinct(out["batch"].puzzles)
+
+
+@pytest.mark.parametrize("method,count", [(0, 100_000), (1, 200_000), (2, 30)],
+                         ids=["bottom-up", "top-down", "controlled-bias"])
+def test_one_c_call_stops_between_puzzles(method, count):
+    """One generate_batch call of about 20 s or more, stopped after 0.3 s: it returns at once with the
+    puzzles it completed, the same as those of an unstopped call."""
+    from sudorules import _generate
+
+    stop = Stop()
+    puzzles, tries = np.zeros((count, 81), np.uint8), np.zeros(count, np.int64)
+    out: dict = {}
+    worker = threading.Thread(daemon=True, target=lambda: out.update(
+        made=_generate.generate_batch(method, 4, 0, 46, puzzles, tries, None, stop)))
+    worker.start()
+    time.sleep(0.3)
+    stop.set()
+    worker.join(20)
+    assert not worker.is_alive(), "the stopped call did not return"
+    made = out["made"]
+    assert 0 <= made < count
+    again, again_tries = np.zeros((made, 81), np.uint8), np.zeros(made, np.int64)
+    assert _generate.generate_batch(method, 4, 0, 46, again, again_tries) == made
+    assert (again == puzzles[:made]).all() and (again_tries == tries[:made]).all()
+
+
+def test_cli_generate_terminated_keeps_the_complete_puzzles(tmp_path):
+    """SIGTERM of ``generate -o``: exit 143, the file holds the puzzles made (a prefix of the full run,
+    complete lines only), stderr says how many, no traceback and no temporary file left."""
+    out, err = tmp_path / "out.txt", tmp_path / "stderr.txt"
+    with open(err, "wb") as handle:
+        process = subprocess.Popen([sys.executable, "-m", "sudorules", "generate", "-m", "top-down", "-n", "10000000",
+                                    "--seed", "5", "--jobs", "2", "-o", str(out), "--progress"],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle)
+    try:
+        end = time.monotonic() + 60
+        while not re.search(r"[1-9]\d*/10000000", err.read_text(errors="replace")):  # some puzzles made
+            assert process.poll() is None and time.monotonic() < end, err.read_text(errors="replace")
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    stderr = err.read_text(errors="replace")
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr
+    said = re.search(r"interrupted after (\d+) puzzles?\n", stderr)
+    assert said, stderr
+    text = out.read_text()
+    assert text.endswith("\n")
+    lines = text.splitlines()
+    assert len(lines) == int(said.group(1)) > 0
+    assert lines == puzzle_strings(generate("top-down", len(lines), seed=5).puzzles)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "stderr.txt"]
 
 
 def _brute_force_minimal_subsets(grid: np.ndarray, cells: list[int]) -> np.ndarray:

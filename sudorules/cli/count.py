@@ -8,8 +8,10 @@ from typing import Optional
 import click
 from tqdm import tqdm
 
-from ..count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, count_minimals
+from ..count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
+from ..output import open_output
 from . import main
+from .generate import plural, stop_on_signals
 
 
 @main.command()
@@ -19,7 +21,8 @@ from . import main
 @click.option("--size", "-s", type=click.IntRange(17, 81), required=True,
               help="Size of the random subset (the post uses 30 for subsets).")
 @click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Run for this long (every sample started is kept).")
+              help="Run for this long; the samples still in progress then are dropped (only complete "
+                   "samples are counted).")
 @click.option("--samples", type=click.IntRange(min=1), default=None,
               help="Run this many samples (reproducible for any --jobs).")
 @click.option("--max-clues", type=click.IntRange(17, 81), default=None,
@@ -38,36 +41,65 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
           max_clues: Optional[int], seed: int, jobs: int, weighted: bool, as_csv: bool,
           progress: Optional[bool]) -> None:
     """Unbiased estimates of the number of c-clue minimal puzzles per complete grid, for every c met,
-    with relative errors (one standard error), and the totals per grid and in all."""
+    with relative errors (one standard error), and the totals per grid and in all.
+
+    Ctrl-C (or SIGTERM) stops the run within milliseconds, even inside a long sample, and prints the
+    table of the samples completed; the exit status is then 130 (143)."""
     if minutes is None and samples is None:
         raise click.UsageError("give --minutes M or --samples K")
     if max_clues is not None and method != "supersets":
         raise click.UsageError("--max-clues applies to --method supersets only")
     if max_clues is not None and max_clues < size:
         raise click.UsageError(f"--max-clues {max_clues} is below --size {size}")
-    bar = tqdm(total=samples, unit="sample", file=sys.stderr,
-               disable=None if progress is None else not progress)
+    expensive = expensive_sample(method, size, max_clues)
+    if expensive is not None:
+        click.echo(f"Warning: {expensive}: expect few samples and large errors"
+                   + ("; --minutes counts only the samples it completes" if minutes is not None else ""),
+                   err=True)
+    stop = Stop()
+    with stop_on_signals(stop) as caught:
+        bar = tqdm(total=samples, unit="sample", file=sys.stderr,
+                   disable=None if progress is None else not progress)
 
-    def report(result) -> None:
-        bar.update(result.samples - bar.n)
-        bar.set_postfix(found=int(result.found.sum()), refresh=False)
+        def report(result: CountResult) -> None:
+            bar.update(result.samples - bar.n)
+            bar.set_postfix(found=int(result.found.sum()), refresh=False)
 
-    result = count_minimals(method, size, samples=samples, minutes=minutes, seed=seed, jobs=jobs,
-                            max_clues=max_clues, weighted=weighted, progress=report)
-    bar.close()
+        try:
+            result = count_minimals(method, size, samples=samples, minutes=minutes, seed=seed, jobs=jobs,
+                                    max_clues=max_clues, weighted=weighted, progress=report, stop=stop)
+        finally:
+            bar.close()
+    _print_table(result, method, size, weighted, jobs, seed, as_csv)
+    if caught.signum is not None:
+        click.echo(f"interrupted after {plural(result.samples, 'sample')}", err=True)
+        raise click.exceptions.Exit(caught.exit_code)
+    if result.abandoned:
+        click.echo(f"time limit: {plural(result.abandoned, 'sample')} in progress abandoned, "
+                   f"{plural(result.samples, 'complete sample')} counted; dropping slow samples may bias "
+                   f"the estimate low (use --samples K for an exact sample count)", err=True)
+    elif result.samples == 0:
+        click.echo("time limit: no sample completed", err=True)
+
+
+def _print_table(result: CountResult, method: str, size: int, weighted: bool, jobs: int, seed: int,
+                 as_csv: bool) -> None:
     table = result.table()
     header = (f"{method} method, size {size}"
               + (f", max clues {result.max_clues}" if method == "supersets" else "")
               + f", {'weighted' if weighted else 'unweighted'} grids"
-              + f": {result.samples} samples in {result.seconds:.1f} s ({jobs} jobs, seed {seed})")
+              + f": {plural(result.samples, 'sample')} in {result.seconds:.1f} s "
+              + f"({plural(jobs, 'job')}, seed {seed})")
     if as_csv:
         click.echo(f"# {header}", err=True)
-        sys.stdout.write(table.to_csv(index=False, float_format="%.6g"))
+        with open_output(None) as stream:
+            stream.write(table.to_csv(index=False, float_format="%.6g"))
         return
-    click.echo(f"# {header}")
-    click.echo(table.to_string(index=False, formatters={
-        "per_grid": "{:.4e}".format, "rel_err": lambda r: f"{100 * r:.2f}%", "total": "{:.4e}".format}))
     per_grid = float(table["per_grid"].iloc[-1])
-    click.echo(f"# all minimal puzzles: {per_grid:.4e} per grid; {per_grid * GRIDS:.4e} in all "
-               f"(x {GRIDS:,} grids); {per_grid * NON_ISOMORPHIC_GRIDS:.4e} non-isomorphic "
-               f"(x {NON_ISOMORPHIC_GRIDS:,})")
+    text = table.to_string(index=False, formatters={
+        "per_grid": "{:.4e}".format, "rel_err": lambda r: f"{100 * r:.2f}%", "total": "{:.4e}".format})
+    with open_output(None) as stream:
+        stream.write(f"# {header}\n{text}\n"
+                     f"# all minimal puzzles: {per_grid:.4e} per grid; {per_grid * GRIDS:.4e} in all "
+                     f"(x {GRIDS:,} grids); {per_grid * NON_ISOMORPHIC_GRIDS:.4e} non-isomorphic "
+                     f"(x {NON_ISOMORPHIC_GRIDS:,})\n")

@@ -2,19 +2,67 @@
 
 from __future__ import annotations
 
-import os
+import signal
 import sys
-import tempfile
+import threading
 import time
-from pathlib import Path
-from typing import IO, Optional
+from contextlib import contextmanager
+from typing import IO, Iterable, Iterator, Optional
 
 import click
 from tqdm import tqdm
 
-from ..generate import DEFAULT_UNTESTED, METHODS, GridsExhausted, iter_generate, puzzle_strings
+from ..errors import InputError, Interrupted, SudorulesError
+from ..generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
+from ..output import open_output
 from ..reader import open_lines
 from . import main
+
+
+def plural(n: int, word: str) -> str:
+    """``1 puzzle``, ``2 puzzles``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Caught:
+    """The signal that asked a run to stop, if any (see :func:`stop_on_signals`).  ``blocking`` is
+    true while the main thread may wait on something a stop request does not end (reading standard
+    input): a signal then raises at once."""
+
+    signum: Optional[int] = None
+    blocking: bool = False
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + (self.signum or signal.SIGINT)
+
+
+@contextmanager
+def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Caught]:
+    """While the body runs, the first SIGINT or SIGTERM sets ``stop`` (the C loops then return
+    within milliseconds with the work they completed, and the run ends normally with it) and is
+    remembered in the yielded :class:`Caught`; a second one, or one that comes while
+    ``caught.blocking``, raises :class:`Interrupted` at once, as outside the body.  The previous
+    handlers come back at the end.  Nothing is installed outside the main thread (signals are
+    delivered there only)."""
+    caught = Caught() if caught is None else caught
+
+    def handler(signum: int, _frame) -> None:
+        if caught.signum is None:
+            caught.signum = signum
+            stop.set()
+            if not caught.blocking:
+                return
+        raise Interrupted(signum)
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield caught
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 @main.command()
@@ -30,55 +78,99 @@ from . import main
 @click.option("--untested", type=click.IntRange(0, 64), default=None,
               help=f"Controlled-bias only: delete the first N clues without testing "
                    f"[default: {DEFAULT_UNTESTED}, as in the papers].")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write here (a temporary file renamed at the end) instead of stdout.")
+@click.option("-o", "--output", type=str, default=None, metavar="FILE|-",
+              help="Write here instead of stdout (a regular file is written under a temporary name and "
+                   "renamed at the end).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (puzzles, tries, rate) [default: when stderr is a terminal].")
 def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str],
-             untested: Optional[int], output: Optional[Path], progress: Optional[bool]) -> None:
+             untested: Optional[int], output: Optional[str], progress: Optional[bool]) -> None:
     """Generate N minimal puzzles, one per line.  Controlled-bias lines are ``puzzle tries`` (tries =
-    complete grids used for that puzzle, the format of the published collection)."""
+    complete grids used for that puzzle, the format of the published collection).
+
+    Ctrl-C (or SIGTERM) stops the run at once (between two puzzles, or two grids for controlled-bias)
+    and keeps the puzzles made, in order (the first lines of the full run); the exit status is then
+    130 (143)."""
     if grids is not None and method == "bottom-up":
         raise click.UsageError("--grids: bottom-up starts from the empty grid and takes no complete grids")
     if untested is not None and method != "controlled-bias":
         raise click.UsageError("--untested applies to --method controlled-bias only")
-    if grids is not None and grids != "-" and not Path(grids).is_file():
-        raise click.UsageError(f"--grids: no such file: {grids}")
-    source = open_lines(grids) if grids is not None else None
-    bar = tqdm(total=count, unit="puzzle", file=sys.stderr, disable=_disabled(progress), smoothing=0.1)
-    started = time.monotonic()
-
-    def report(done: int, tries: int) -> None:
-        bar.update(done - bar.n)
-        if method == "controlled-bias":
-            rate = tries / max(time.monotonic() - started, 1e-9)
-            bar.set_postfix(tries=tries, grids_per_s=f"{rate:,.0f}", refresh=False)
-
-    batches = iter_generate(method, count, seed, untested=DEFAULT_UNTESTED if untested is None else untested,
-                            grids=source, jobs=jobs, progress=report)
+    caught = Caught()
+    source = _grid_lines(grids, caught) if grids is not None else None
+    stop = Stop()
     with_tries = method == "controlled-bias"
+    written = [0]
+    failure: Optional[SudorulesError] = None
+    with stop_on_signals(stop, caught):
+        with open_output(output, inputs=() if grids is None else (grids,)) as stream:
+            bar = tqdm(total=count, unit="puzzle", file=sys.stderr,
+                       disable=None if progress is None else not progress, smoothing=0.1)
+            started = time.monotonic()
+
+            def report(done: int, tries: int) -> None:
+                bar.update(done - bar.n)
+                if with_tries:
+                    rate = tries / max(time.monotonic() - started, 1e-9)
+                    bar.set_postfix(tries=tries, grids_per_s=f"{rate:,.0f}", refresh=False)
+
+            batches = iter_generate(method, count, seed,
+                                    untested=DEFAULT_UNTESTED if untested is None else untested,
+                                    grids=source, jobs=jobs, progress=report, stop=stop)
+            try:
+                _write(batches, stream, with_tries, written)
+            except GridsExhausted as error:  # the puzzles made are complete: keep them
+                failure = SudorulesError(f"{error}; the puzzles made are written")
+            except BadGrid as error:  # nothing is kept (an output file is not created)
+                raise SudorulesError(f"--grids {_shown(grids)}: {error}") from None
+            except Interrupted as error:  # while reading --grids, or a second signal: keep the lines written
+                caught.signum = error.signum
+            finally:
+                bar.close()
+    if caught.signum is not None:
+        click.echo(f"interrupted after {plural(written[0], 'puzzle')}", err=True)
+        raise click.exceptions.Exit(caught.exit_code)
+    if failure is not None:
+        raise failure
+
+
+def _shown(grids: str) -> str:
+    return "standard input" if grids == "-" else grids
+
+
+def _grid_lines(grids: str, caught: Caught) -> Iterator[str]:
+    """The lines of the --grids source, opened now: an empty name, a missing file, a directory or an
+    unreadable file is an InputError here, before any output; so is a read error later.  While a
+    line is awaited (standard input may never come), ``caught.blocking`` lets a signal interrupt."""
+    if grids == "":
+        raise InputError("--grids: the file name is empty (use - for standard input)")
     try:
-        if output is None:
-            _write(batches, sys.stdout, with_tries)
-        else:
-            _write_atomically(output, batches, with_tries)
-    except GridsExhausted as error:
-        bar.close()
-        click.echo(f"error: {error}; the puzzles made are written", err=True)
-        sys.exit(1)
-    except ValueError as error:  # a bad line in --grids
-        bar.close()
-        click.echo(f"error: --grids: {error}", err=True)
-        sys.exit(1)
-    bar.close()
+        lines = open_lines(grids)
+    except InputError as error:
+        raise InputError(f"--grids {error}") from None
+    except OSError as error:
+        raise InputError(f"--grids {_shown(grids)}: {error.strerror or error}") from None
+    return _read(lines, grids, caught)
 
 
-def _disabled(progress: Optional[bool]) -> Optional[bool]:
-    return None if progress is None else not progress
+def _read(lines: Iterator[str], grids: str, caught: Caught) -> Iterator[str]:
+    try:
+        while True:
+            caught.blocking = True
+            try:
+                line = next(lines, None)
+            finally:
+                caught.blocking = False
+            if line is None:
+                return
+            yield line
+    except OSError as error:
+        raise InputError(f"--grids {_shown(grids)}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"--grids {_shown(grids)}: not UTF-8 text ({error.reason})") from None
 
 
-def _write(batches, stream: IO[str], with_tries: bool) -> None:
-    """Write every batch as complete lines, flushing after each batch."""
+def _write(batches: Iterable, stream: IO[str], with_tries: bool, written: list) -> None:
+    """Write every batch as complete lines, flushing after each batch; ``written[0]`` counts them."""
     for batch in batches:
         lines = puzzle_strings(batch.puzzles)
         if with_tries:
@@ -86,24 +178,4 @@ def _write(batches, stream: IO[str], with_tries: bool) -> None:
         if lines:
             stream.write("\n".join(lines) + "\n")
             stream.flush()
-
-
-def _write_atomically(path: Path, batches, with_tries: bool) -> None:
-    """Write to a temporary file beside ``path`` and rename it at the end (also when the given grids
-    run out: the puzzles made are complete); any other failure removes the temporary file."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.resolve().parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            try:
-                _write(batches, stream, with_tries)
-            except GridsExhausted:
-                stream.close()
-                os.replace(temporary, path)
-                raise
-        os.replace(temporary, path)
-    except GridsExhausted:
-        raise
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+            written[0] += len(lines)

@@ -1,0 +1,160 @@
+"""count stops inside a sample (issue 10): at the --minutes deadline and on Ctrl-C / SIGTERM, within a
+bounded time however long the sample in progress would take, keeping only the complete samples.
+
+The slow samples used here were measured: subsets of size 39, seed 0: sample 0 takes milliseconds,
+sample 1 about a minute (58 s), sample 512 (the first of the second batch with two jobs) over 90 s.
+A run that does not stop inside a sample therefore overruns every bound below by a wide margin.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sudorules.cli import main
+from sudorules.count import Stop, count_minimals
+
+CMD = [sys.executable, "-m", "sudorules"]
+SLOW = dict(method="subsets", size=39, seed=0)  # sample 0 quick, samples 1 and 512 a minute or more
+
+
+def _run_bounded(limit: float, stop: Stop, **options):
+    """count_minimals(stop=stop, **options) in a thread, given ``limit`` seconds, else fail (after
+    setting ``stop`` to clean up what a broken deadline left running)."""
+    out: dict = {}
+    worker = threading.Thread(target=lambda: out.update(result=count_minimals(stop=stop, **options)))
+    worker.start()
+    worker.join(limit)
+    overran = worker.is_alive()
+    if overran:
+        stop.set()
+        worker.join()
+    assert not overran, f"count_minimals({options}) still running after {limit} s"
+    return out["result"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_deadline_stops_inside_a_sample_and_keeps_only_complete_samples(jobs):
+    minutes = 0.01  # 0.6 s
+    result = _run_bounded(10 * 60 * minutes, Stop(), minutes=minutes, jobs=jobs, **SLOW)
+    assert result.stopped
+    # sample 0 is complete, sample 1 (and, with two jobs, sample 512) was abandoned
+    assert result.samples == 1 and result.abandoned == jobs
+    exact = count_minimals(samples=1, **SLOW)
+    assert result.table().equals(exact.table())
+    assert (result.found == exact.found).all()
+
+
+def test_a_stop_request_ends_the_run_with_the_complete_samples():
+    stop = Stop()
+    timer = threading.Timer(0.5, stop.set)
+    timer.start()
+    try:
+        # 10 samples take many minutes; the 30 s deadline is only a safety net if the stop is broken
+        result = _run_bounded(10.0, stop, samples=10, minutes=0.5, **SLOW)
+    finally:
+        timer.cancel()
+    assert stop.is_set() and result.stopped and result.samples == 1 and result.abandoned == 1
+
+
+def _start(args: list[str], tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+    err = tmp_path / "stderr.txt"
+    with open(err, "wb") as handle:
+        process = subprocess.Popen(CMD + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=handle,
+                                   cwd=tmp_path)
+    return process, err
+
+
+def _wait_for(pattern: str, err: Path, process: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until stderr matches ``pattern`` (the progress bar, drawn once the command runs)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if re.search(pattern, err.read_text(errors="replace")):
+            return
+        assert process.poll() is None, f"ended early: {err.read_text(errors='replace')}"
+        time.sleep(0.05)
+    process.kill()
+    pytest.fail(f"no {pattern!r} on stderr in {timeout} s")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_cli_count_interrupted_inside_a_sample_prints_the_table(signum, tmp_path):
+    process, err = _start(["count", "-m", "subsets", "-s", "39", "--seed", "0", "--samples", "1000",
+                           "--jobs", "2", "--progress"], tmp_path)
+    try:
+        _wait_for(r"0/1000", err, process)
+        time.sleep(1.0)  # sample 0 completes; samples 1 and 512 are running (a minute or more each)
+        process.send_signal(signum)
+        stdout, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    stderr = err.read_text(errors="replace")
+    out = stdout.decode()
+    assert process.returncode == 128 + signum, stderr
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert "interrupted after 1 sample\n" in stderr, stderr
+    assert out.startswith("# subsets method, size 39, weighted grids: 1 sample in "), out
+    assert re.search(r"^\s+all\s+\d+", out, re.M), out
+
+
+def test_cli_count_deadline_says_what_was_abandoned():
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "39", "--seed", "0", "--minutes", "0.01",
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "Warning: --size 39" in result.stderr
+    assert re.search(r"1 sample in progress abandoned, \d+ complete samples? counted; dropping slow samples "
+                     r"may bias the estimate low \(use --samples", result.stderr), result.stderr
+    assert "# subsets method, size 39" in result.stdout
+
+
+@pytest.mark.parametrize("arguments,warned", [
+    (["-m", "subsets", "-s", "36"], True),
+    (["-m", "subsets", "-s", "34"], False),
+    (["-m", "supersets", "-s", "22", "--max-clues", "28"], True),
+    (["-m", "supersets", "-s", "22", "--max-clues", "27"], False),
+    (["-m", "supersets", "-s", "30", "--max-clues", "38"], False),
+])
+def test_cli_count_warns_before_an_expensive_size(arguments, warned):
+    # --minutes tiny: the warning comes before the run, whatever the run then does
+    result = CliRunner().invoke(main, ["count", *arguments, "--minutes", "0.001", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert ("Warning:" in result.stderr) == warned, result.stderr
+    if warned:
+        assert result.stderr.startswith("Warning:") and result.stderr.count("Warning:") == 1
+
+
+@pytest.mark.parametrize("arguments", [
+    ["-m", "subsets", "-s", "30", "--samples", "1500"],
+    ["-m", "supersets", "-s", "22", "--max-clues", "26", "--samples", "40"],
+    ["-m", "subsets", "-s", "30", "--samples", "1100", "--unweighted", "--csv"],
+], ids=["subsets", "supersets", "csv"])
+def test_cli_count_samples_output_is_the_same_for_any_jobs(arguments):
+    outputs = []
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(main, ["count", *arguments, "--seed", "7", "--jobs", jobs, "--no-progress"])
+        assert result.exit_code == 0, result.output
+        # the header line (stdout, or stderr with --csv) names the time and the jobs; the rest is the result
+        lines = result.stdout.splitlines()
+        outputs.append(lines if "--csv" in arguments else lines[1:])
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]) >= 3
+
+
+def test_cli_count_messages_use_the_singular_for_one():
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "30", "--samples", "1", "--jobs", "1",
+                                       "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "1 sample in" in result.stdout and "(1 job," in result.stdout, result.stdout
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "30", "--samples", "2", "--jobs", "2",
+                                       "--no-progress"])
+    assert "2 samples in" in result.stdout and "(2 jobs," in result.stdout, result.stdout
