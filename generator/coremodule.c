@@ -34,17 +34,65 @@ static int get_grid(PyObject *obj, Py_buffer *view)
     return 0;
 }
 
+/* The 81 cell values of a puzzle given as a str, parsed here: the same rules as
+ * sudorules.puzzle.grid_values (a test checks they agree): grid characters 1-9 (a digit), . and 0
+ * (empty), in order; layout characters | ! + - = : and white space skipped; a leading byte-order
+ * mark skipped; anything else, or a count other than 81, is a ValueError.  Parsing in C is what
+ * makes one call cheap: 10.2 us a call with the Python parser against 2.3 us per puzzle in batch. */
+static int parse_grid_string(PyObject *text, uint8_t *grid)
+{
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    int count = 0;
+    for (Py_ssize_t i = 0; i < length; ++i) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= '1' && c <= '9') {
+            if (count < 81) grid[count] = (uint8_t)(c - '0');
+            ++count;
+        } else if (c == '.' || c == '0') {
+            if (count < 81) grid[count] = 0;
+            ++count;
+        } else if (c == '|' || c == '!' || c == '+' || c == '-' || c == '=' || c == ':' || c == ' ' || c == '\t'
+                   || c == '\n' || c == '\r' || c == '\v' || c == '\f' || (c == 0xFEFF && i == 0)
+                   || Py_UNICODE_ISSPACE(c)) {
+            continue;
+        } else {
+            PyObject *shown = PyUnicode_FromOrdinal((int)c);
+            PyErr_Format(PyExc_ValueError, "bad character %R in puzzle string", shown);
+            Py_XDECREF(shown);
+            return -1;
+        }
+    }
+    if (count != 81) {
+        PyErr_Format(PyExc_ValueError, "wrong length: %d grid characters, expected 81", count);
+        return -1;
+    }
+    return 0;
+}
+
+/* A grid argument: a str (parsed above) or 81 bytes (a value above 9 gives 0 solutions, as in
+ * sr_count_solutions). */
+static int grid_argument(PyObject *obj, uint8_t *grid)
+{
+    if (PyUnicode_Check(obj)) return parse_grid_string(obj, grid);
+    Py_buffer view;
+    if (get_grid(obj, &view) < 0) return -1;
+    memcpy(grid, view.buf, 81);
+    PyBuffer_Release(&view);
+    return 0;
+}
+
 static PyObject *py_count_solutions(PyObject *self, PyObject *args)
 {
     PyObject *obj;
     int limit = 2;
     if (!PyArg_ParseTuple(args, "O|i:count_solutions", &obj, &limit)) return NULL;
     if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %d", limit);
-    Py_buffer view;
-    if (get_grid(obj, &view) < 0) return NULL;
+    uint8_t grid[81];
+    if (grid_argument(obj, grid) < 0) return NULL;
     uint8_t solution[81];
-    int count = sr_count_solutions((const uint8_t *)view.buf, limit, solution);
-    PyBuffer_Release(&view);
+    int count = sr_count_solutions(grid, limit, solution);
     if (count == 0) return Py_BuildValue("(iO)", 0, Py_None);
     return Py_BuildValue("(iy#)", count, (const char *)solution, (Py_ssize_t)81);
 }

@@ -91,6 +91,8 @@ def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
 
     The search enumerates solutions one by one: its time grows with ``limit`` on puzzles with many
     solutions (the empty grid has 6.67e21)."""
+    if isinstance(puzzle, str):  # parsed in C: one call costs about what one puzzle costs in batch
+        return _core.count_solutions(puzzle, _limit(limit))[0]
     count, _ = _core.count_solutions(_grid_bytes(puzzle), _limit(limit))
     return count
 
@@ -107,6 +109,9 @@ def count_solutions_excluding(puzzle: PuzzleLike, cell: int, digit: int, limit: 
 def solution_status(puzzle: PuzzleLike) -> tuple[int, Optional[Puzzle]]:
     """``(count, solution)``: count 0, 1 or 2 (two or more); the solution only when it is unique.
     A pencilmark puzzle counts the solutions its candidates allow."""
+    if isinstance(puzzle, str):
+        count, solution = _core.count_solutions(puzzle, 2)
+        return count, (Puzzle(solution) if count == 1 else None)
     if isinstance(puzzle, Puzzle) and puzzle.is_pencilmark:
         counts, solutions = count_solutions_masks(np.array([puzzle.marks], dtype=np.uint16))
         count = int(counts[0])
