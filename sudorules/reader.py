@@ -11,6 +11,7 @@ each raise an :class:`~sudorules.errors.InputError` with a one-line message.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import sys
@@ -77,6 +78,16 @@ def check_source(source: Union[str, Path]) -> None:
         raise InputError(f"{name}: permission denied")
 
 
+def stdin_text() -> IO[str]:
+    """Standard input as UTF-8 text whatever the locale, undecodable bytes as U+FFFD (as for files):
+    a bad line is then a bad character in its record, never a decoding crash (under a C locale
+    Python's own stdin would hand over surrogates that cannot be written back out)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # replaced by a text stream (tests, embedding): use it as it is
+        return sys.stdin
+    return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", newline=None)
+
+
 def _lines(handle: IO[str]) -> Iterator[str]:
     with handle:
         yield from handle
@@ -90,7 +101,7 @@ def open_lines(source: Union[str, Path, IO[str]]) -> Iterator[str]:
     if hasattr(source, "read"):
         return iter(source)  # type: ignore[arg-type]
     if str(source) == "-":
-        return iter(sys.stdin)
+        return iter(stdin_text())
     check_source(source)
     try:
         handle = open(source, encoding="utf-8", errors="replace")

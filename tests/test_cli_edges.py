@@ -1,0 +1,809 @@
+"""The command line at its edges (issue #10): the real ``sudorules`` command, run in a subprocess,
+on every case of the issue; each must end cleanly.
+
+Clean means: never a Python traceback (nor "internal error", "Exception ignored", "KeyboardInterrupt")
+on stderr; an error is one ``Error: ...`` line (click's ``Usage:`` / ``Try`` lines are accepted around
+a bad option value); the exit statuses are the documented ones (0 fine, 1 some record invalid, 2 bad
+usage / input / output, 3 / 4 solve, 130 SIGINT, 143 SIGTERM).
+
+Nothing here needs ``../shared``: the inputs are ``collections/demo.txt`` and puzzles written here.
+The default run (about a minute on 2 cores) covers every case once; further variants of a case (other
+commands, other spellings) are marked ``slow`` (``pytest -m slow tests/test_cli_edges.py``).
+Cases that only root can set up (a character device of our own, /dev/null in a private mount
+namespace, a read-only bind mount) are skipped elsewhere; cases that root cannot test (a directory
+without write permission) use a read-only mount as root and are skipped when that is impossible.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "collections" / "demo.txt"
+CMD = [sys.executable, "-m", "sudorules"]
+IS_ROOT = os.geteuid() == 0
+
+#: demo.txt line 1: W = 2, solved in a blink
+EASY = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+#: a demo.txt puzzle that takes a while: W = 7 (about 3 s under W), B = 6 (about 18 s under B)
+HARD = ".3..8........79.3...7.1...4.5......7.79.2...11.....69....2....97...9..25..8...1.."
+RATE_HEADER = ["puzzle", "clues", "W", "status", "seconds", "error"]
+
+#: further variants of a case the default run covers (deselected by default: pytest -m slow runs them)
+_SLOW = pytest.mark.slow
+
+BAD_WORDS = ("Traceback", "internal error", "Exception ignored", "KeyboardInterrupt")
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env.pop("SUDORULES_DEBUG", None)  # an internal error must show as such, not as a traceback
+    env.pop("PYTHONIOENCODING", None)
+    return env
+
+
+def run(args: list[str], cwd: Path, *, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, timeout: float = 120,
+        prefix: Optional[list[str]] = None, **kwargs) -> subprocess.CompletedProcess:
+    """Run ``sudorules ARGS`` (through ``python -m sudorules``); stdout / stderr decoded as text."""
+    result = subprocess.run((prefix or []) + CMD + [str(a) for a in args], cwd=cwd, stdin=stdin, stdout=stdout,
+                            stderr=subprocess.PIPE, timeout=timeout, env=_env(), **kwargs)
+    result.stdout = (result.stdout or b"").decode("utf-8", "replace")
+    result.stderr = result.stderr.decode("utf-8", "replace")
+    return result
+
+
+def start(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
+    """Start ``sudorules ARGS`` in the background (stderr to a pipe, stdout to /dev/null unless given)."""
+    kwargs.setdefault("stdout", subprocess.DEVNULL)
+    return subprocess.Popen(CMD + [str(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=_env(), **kwargs)
+
+
+def describe(result) -> str:
+    return (f"exit {result.returncode}\n--- stdout (start) ---\n{str(result.stdout)[:2000]}"
+            f"\n--- stderr ---\n{result.stderr[:4000]}")
+
+
+def assert_clean(stderr: str, what: str = "") -> None:
+    for word in BAD_WORDS:
+        assert word not in stderr, f"{word!r} on stderr{what}:\n{stderr[:4000]}"
+
+
+def error_lines(stderr: str, usage_ok: bool) -> list[str]:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    if usage_ok:
+        lines = [line for line in lines if not line.startswith(("Usage:", "Try '"))]
+    return lines
+
+
+def assert_error(result, code: int, *fragments: str, usage_ok: bool = False) -> str:
+    """Exit status ``code`` and one ``Error: `` line naming every fragment (case-insensitive)."""
+    assert_clean(result.stderr)
+    assert result.returncode == code, describe(result)
+    lines = error_lines(result.stderr, usage_ok)
+    assert len(lines) == 1 and lines[0].startswith("Error: "), (
+        f"expected one 'Error: ' line on stderr\n{describe(result)}")
+    for fragment in fragments:
+        assert fragment.lower() in lines[0].lower(), f"{fragment!r} not in {lines[0]!r}"
+    return lines[0]
+
+
+def assert_ok(result) -> None:
+    assert_clean(result.stderr)
+    assert result.returncode == 0, describe(result)
+
+
+def demo_puzzles() -> list[str]:
+    return [line.split()[0] for line in DEMO.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def csv_rows(path: Path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def grid_form(puzzle: str) -> str:
+    """The README's multi-line grid form, with borders (about 340 characters)."""
+    rows = [puzzle[9 * r: 9 * r + 9] for r in range(9)]
+    border = "+-------+-------+-------+"
+    out = []
+    for r, row in enumerate(rows):
+        if r % 3 == 0:
+            out.append(border)
+        out.append("| " + " | ".join(" ".join(row[3 * b: 3 * b + 3]) for b in range(3)) + " |")
+    out.append(border)
+    return "\n".join(out)
+
+
+def rated_csv(path: Path, n: int = 12) -> Path:
+    """A small rate-style CSV written by hand (no rating run needed): puzzle, clues, W, status, ..."""
+    puzzles = demo_puzzles()[:n]
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(RATE_HEADER)
+        for i, puzzle in enumerate(puzzles):
+            clues = sum(c != "." for c in puzzle)
+            writer.writerow([puzzle, clues, i % 4, "solved", "0.010", ""])
+    return path
+
+
+# processes ---------------------------------------------------------------------------------------
+
+
+def _stat_fields(pid: int) -> Optional[list[str]]:
+    """Fields of /proc/PID/stat after the command name: [state, ppid, ..., starttime at 19]."""
+    try:
+        data = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return data[data.rindex(")") + 2:].split()
+
+
+def children(pid: int) -> list[tuple[int, str]]:
+    """(pid, start time) of the live processes whose parent is ``pid``."""
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None and int(fields[1]) == pid and fields[0] not in "ZX":
+                kids.append((int(entry), fields[19]))
+    return kids
+
+
+def alive(kids: list[tuple[int, str]]) -> list[int]:
+    """The processes of ``kids`` still alive (same pid and start time, not a zombie)."""
+    left = []
+    for pid, started in kids:
+        fields = _stat_fields(pid)
+        if fields is not None and fields[19] == started and fields[0] not in "ZX":
+            left.append(pid)
+    return left
+
+
+def wait_gone(kids: list[tuple[int, str]], seconds: float = 10.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while alive(kids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return alive(kids)
+
+
+def wait_for(condition, process: Optional[subprocess.Popen], seconds: float = 60.0, what: str = "") -> None:
+    """Poll ``condition()`` until true; fail if ``process`` ends first or time runs out."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if process is not None and process.poll() is not None:
+            pytest.fail(f"the command ended (exit {process.returncode}) before {what}:\n"
+                        f"{process.stderr.read().decode(errors='replace')[:3000]}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def data_rows(path: Path) -> int:
+    try:
+        return max(0, path.read_bytes().count(b"\n") - 1)
+    except OSError:
+        return 0
+
+
+def stop(process: subprocess.Popen, signum: int, group: bool = False) -> None:
+    if process.poll() is None:
+        (os.killpg if group else os.kill)(process.pid, signum)
+
+
+def finish(process: subprocess.Popen, timeout: float = 20.0) -> tuple[int, str]:
+    try:
+        _, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        pytest.fail(f"the command did not end within {timeout} s of the signal:\n{err.decode(errors='replace')}")
+    return process.returncode, err.decode("utf-8", "replace")
+
+
+def assert_complete_rate_file(path: Path, puzzles: list[str], columns: list[str] = RATE_HEADER) -> list[list[str]]:
+    """The file has one header, then complete rows for a prefix of ``puzzles``, in order, no duplicate."""
+    data = path.read_bytes()
+    assert data.endswith(b"\n"), f"{path.name} ends with a partial row: {data[-200:]!r}"
+    rows = csv_rows(path)
+    assert rows[0] == columns, rows[:2]
+    assert sum(row == columns for row in rows) == 1, "more than one header"
+    body = rows[1:]
+    assert len(body) <= len(puzzles), f"{len(body)} rows for {len(puzzles)} puzzles"
+    for i, row in enumerate(body):
+        assert len(row) == len(columns), f"row {i + 1} is incomplete: {row}"
+        assert row[0] == puzzles[i], f"row {i + 1} is for {row[0]}, expected {puzzles[i]} (input order)"
+    return body
+
+
+# root-only set-ups ----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _can_unshare() -> bool:
+    if not IS_ROOT or shutil.which("unshare") is None or shutil.which("mount") is None:
+        return False
+    try:
+        return subprocess.run(["unshare", "-m", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def read_only_prefix(directory: Path) -> list[str]:
+    """A command prefix that runs the command with ``directory`` mounted read-only (root: a private
+    mount namespace, which nobody else sees); skips where impossible."""
+    if not IS_ROOT:
+        directory.chmod(0o555)
+        return []
+    if not _can_unshare():
+        pytest.skip("root bypasses permissions and no private mount namespace is available")
+    return ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"',
+            str(directory)]
+
+
+def make_char_device(path: Path) -> None:
+    """A character device like /dev/null (1, 3) at ``path``; root only."""
+    if not IS_ROOT:
+        pytest.skip("creating a device needs root")
+    os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+
+
+# Output commands: each writes to ``target`` given as -o / --plot; ``stdout`` says whether it writes
+# its main output there (stats --plot writes a picture; its report goes to stdout anyway).
+def output_args(command: str, target: str, tmp_path: Path) -> list[str]:
+    if command == "check":
+        return ["check", EASY, "-o", target]
+    if command == "generate":
+        return ["generate", "--method", "top-down", "-n", "3", "--seed", "1", "-o", target]
+    if command == "rate":
+        (tmp_path / "one.txt").write_text(EASY + "\n")
+        return ["rate", "one.txt", "--jobs", "1", "-o", target]
+    if command == "stats":
+        rated_csv(tmp_path / "rated.csv")
+        return ["stats", "rated.csv", "--plot", target]
+    raise AssertionError(command)
+
+
+def output_name(command: str, stem: str = "out") -> str:
+    return f"{stem}.png" if command == "stats" else f"{stem}.csv" if command in ("check", "rate") else f"{stem}.txt"
+
+
+def skip_without_matplotlib(command: str) -> None:
+    if command == "stats":
+        pytest.importorskip("matplotlib")
+
+
+OUTPUT_COMMANDS = ["check", "generate", "stats", pytest.param("rate", marks=_SLOW)]
+
+
+# ----------------------------------------------------------------------------------------------
+# output files
+
+
+@pytest.mark.parametrize("command", ["check", "generate", pytest.param("rate", marks=_SLOW)])
+def test_dev_null_stays_a_character_device(command, tmp_path):
+    """-o /dev/null: written directly, never replaced by a regular file (as root a rename would).
+    Run in a private mount namespace whose /dev is a fresh tmpfs holding its own null device, so a
+    failure cannot damage the machine's /dev/null."""
+    if not _can_unshare():
+        pytest.skip("needs root and a private mount namespace (unshare -m)")
+    mark = tmp_path / "dev-null-type"
+    script = ('mount -t tmpfs tmpfs /dev && mknod -m 666 /dev/null c 1 3 || exit 99; '
+              '"$@"; rc=$?; stat -c %F /dev/null > "$0"; exit $rc')
+    result = run(output_args(command, "/dev/null", tmp_path), tmp_path,
+                 prefix=["unshare", "-m", "sh", "-c", script, str(mark)])
+    assert result.returncode != 99, "could not set up the private /dev"
+    assert mark.read_text().strip() == "character special file", (
+        f"{command} -o /dev/null replaced the device with a {mark.read_text().strip()}\n{describe(result)}")
+    assert_ok(result)
+
+
+@pytest.mark.parametrize("command", ["stats", pytest.param("check", marks=_SLOW), pytest.param("generate", marks=_SLOW),
+                                     pytest.param("rate", marks=_SLOW)])
+def test_existing_device_is_written_directly(command, tmp_path):
+    """An existing character device as the target (here a null device of our own, named like an
+    output) is written directly and stays a device."""
+    skip_without_matplotlib(command)
+    target = tmp_path / output_name(command, "device")
+    make_char_device(target)
+    result = run(output_args(command, target.name, tmp_path), tmp_path)
+    assert stat.S_ISCHR(os.lstat(target).st_mode), f"{command} replaced the device {target.name}\n{describe(result)}"
+    assert_ok(result)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")], "a temporary file was left"
+
+
+@pytest.mark.parametrize("command", ["check", "generate", pytest.param("rate", marks=_SLOW)])
+def test_dev_stdout_appends_to_the_shells_file(command, tmp_path):
+    """-o /dev/stdout with stdout redirected (>>) to a file: the output is appended to that file,
+    which keeps what the shell had written."""
+    log = tmp_path / "log.txt"
+    log.write_text("written by the shell\n")
+    with open(log, "ab") as stdout:
+        result = run(output_args(command, "/dev/stdout", tmp_path), tmp_path, stdout=stdout)
+    assert_ok(result)
+    text = log.read_text()
+    assert text.startswith("written by the shell\n"), text[:500]
+    body = text[len("written by the shell\n"):].splitlines()
+    if command == "generate":
+        assert len(body) == 3 and all(len(line.split()[0]) == 81 for line in body), text
+    else:
+        assert body[0].startswith("puzzle,clues,") and body[1].startswith(EASY), text
+    assert stat.S_ISREG(os.stat(log).st_mode)
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_output_in_a_missing_directory(command, tmp_path):
+    skip_without_matplotlib(command)
+    target = f"nodir/{output_name(command)}"
+    result = run(output_args(command, target, tmp_path), tmp_path)
+    assert_error(result, 2, "nodir", usage_ok=True)
+    assert not (tmp_path / "nodir").exists()
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_output_in_a_read_only_directory(command, tmp_path):
+    skip_without_matplotlib(command)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    args = output_args(command, str(locked / output_name(command)), tmp_path)
+    prefix = read_only_prefix(locked)
+    try:
+        result = run(args, tmp_path, prefix=prefix)
+    finally:
+        locked.chmod(0o755)
+    assert_error(result, 2, "locked", usage_ok=True)
+    assert list(locked.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_output_empty_name(command, tmp_path):
+    skip_without_matplotlib(command)
+    result = run(output_args(command, "", tmp_path), tmp_path)
+    assert_error(result, 2, usage_ok=True)
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_new_output_file_mode_follows_umask(command, tmp_path):
+    """A new file gets 0666 less the umask, as a plain open() gives (mkstemp alone gives 0600)."""
+    skip_without_matplotlib(command)
+    target = tmp_path / output_name(command)
+    result = run(output_args(command, target.name, tmp_path), tmp_path, preexec_fn=lambda: os.umask(0o027))
+    assert_ok(result)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o640, oct(os.stat(target).st_mode)
+
+
+@pytest.mark.parametrize("command", ["check", "generate", "stats"])
+def test_existing_output_file_keeps_its_mode(command, tmp_path):
+    skip_without_matplotlib(command)
+    target = tmp_path / output_name(command)
+    target.write_text("old content\n")
+    target.chmod(0o604)
+    result = run(output_args(command, target.name, tmp_path), tmp_path)
+    assert_ok(result)
+    assert target.read_bytes() != b"old content\n"
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o604, oct(os.stat(target).st_mode)
+
+
+@pytest.mark.parametrize("command,spelling", [
+    ("check", "in.txt"), pytest.param("check", "link.txt", marks=_SLOW), pytest.param("rate", "./in.txt", marks=_SLOW),
+    pytest.param("check", "./in.txt", marks=_SLOW), pytest.param("rate", "in.txt", marks=_SLOW),
+    pytest.param("rate", "link.txt", marks=_SLOW)])
+def test_output_over_the_input_is_refused(command, spelling, tmp_path):
+    source = tmp_path / "in.txt"
+    content = EASY + "\n" + demo_puzzles()[1] + "\n"
+    source.write_text(content)
+    (tmp_path / "link.txt").symlink_to("in.txt")
+    extra = ["--jobs", "1"] if command == "rate" else []
+    result = run([command, "in.txt", *extra, "-o", spelling], tmp_path)
+    assert_error(result, 2, "input")
+    assert source.read_text() == content
+    assert (tmp_path / "link.txt").is_symlink()
+
+
+# ----------------------------------------------------------------------------------------------
+# rate: one run per output, SIGKILL, SIGINT, SIGTERM
+
+
+def test_second_rate_on_the_same_output_refuses(tmp_path):
+    puzzles = demo_puzzles()
+    args = ["rate", str(DEMO), "--rating", "B", "--jobs", "1", "-o", "out.csv"]
+    out = tmp_path / "out.csv"
+    first = start(args, tmp_path)
+    try:
+        wait_for(lambda: data_rows(out) >= 1, first, what="the first run's first row")
+        began = time.monotonic()
+        second = run(args, tmp_path, timeout=60)
+        took = time.monotonic() - began
+        assert first.poll() is None, "the first run ended before the test could send its signal"
+        kids = children(first.pid)
+        assert_error(second, 2, "another")
+        assert took < 15, f"the second run took {took:.1f} s to refuse"
+        stop(first, signal.SIGTERM)
+        code, err = finish(first)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert code == 143, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert not wait_gone(kids), "a worker outlived the first run"
+    body = assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "B", "status", "seconds", "error"])
+    assert len({row[0] for row in body}) == len(body), "duplicated rows"
+
+
+def _slow_input(tmp_path: Path, hard: int = 4) -> list[str]:
+    """6 quick puzzles (rows appear at once) then ``hard`` slow ones."""
+    puzzles = demo_puzzles()[:6] + [HARD] * hard
+    (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
+    return puzzles
+
+
+def test_sigkill_of_rate_leaves_no_worker_and_resumes(tmp_path):
+    puzzles = _slow_input(tmp_path)
+    args = ["rate", "in.txt", "--jobs", "2", "--time-limit", "1", "-o", "out.csv"]
+    out = tmp_path / "out.csv"
+    main = start(args, tmp_path)
+    try:
+        wait_for(lambda: data_rows(out) >= 2, main, what="the first rows")
+        kids = children(main.pid)
+        assert kids, "no worker process found under the main process"
+        os.kill(main.pid, signal.SIGKILL)
+        main.wait(timeout=10)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    left = wait_gone(kids, 10.0)
+    try:
+        assert not left, f"workers {left} outlived a SIGKILL of the main process {main.pid}"
+    finally:
+        for pid in left:  # clean up what the bug left behind
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    assert_complete_rate_file(out, puzzles)
+    again = run(args, tmp_path, timeout=120)
+    assert_ok(again)
+    body = assert_complete_rate_file(out, puzzles)
+    assert len(body) == len(puzzles), f"{len(body)} rows for {len(puzzles)} puzzles after the resume"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_rate_interrupted(signum, tmp_path):
+    """SIGINT (Ctrl-C: to the whole process group) and SIGTERM (kill PID): complete rows kept, one line
+    saying how many and how to resume, exit 130 / 143, no traceback, no worker left."""
+    puzzles = _slow_input(tmp_path)
+    out = tmp_path / "out.csv"
+    main = start(["rate", "in.txt", "--jobs", "2", "-o", "out.csv"], tmp_path, start_new_session=True)
+    try:
+        wait_for(lambda: data_rows(out) >= 2, main, what="the first rows")
+        kids = children(main.pid)
+        assert kids, "no worker process found under the main process"
+        stop(main, signum, group=signum == signal.SIGINT)
+        code, err = finish(main)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    assert code == 128 + signum, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted after" in err and "run the same command again to resume" in err, err
+    body = assert_complete_rate_file(out, puzzles)
+    said = re.search(r"interrupted after (\d+)", err)
+    assert said and int(said.group(1)) == len(body), f"stderr says {err!r}, the file has {len(body)} rows"
+    assert not wait_gone(kids, 5.0), "a worker outlived the interrupted run"
+
+
+# ----------------------------------------------------------------------------------------------
+# solve and count: signals
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_solve_interrupted_during_a_long_puzzle(signum, tmp_path):
+    """solve --theory B on a B6 puzzle (about 18 s), stopped after 2 s."""
+    main = start(["solve", HARD, "--theory", "B"], tmp_path, start_new_session=True)
+    try:
+        time.sleep(2.0)
+        if main.poll() is not None:
+            pytest.skip(f"the puzzle was solved in under 2 s (exit {main.returncode})")
+        stop(main, signum, group=signum == signal.SIGINT)
+        code, err = finish(main, timeout=10)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    assert code == 128 + signum, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted" in err, err
+    assert len([line for line in err.splitlines() if line.strip()]) == 1, err
+
+
+def test_solve_interrupted_in_a_file_keeps_complete_paths(tmp_path):
+    """SIGINT while solving a file: every path printed is complete and stderr says how many."""
+    out = tmp_path / "paths.txt"
+    with open(out, "wb") as stdout:
+        main = start(["solve", str(DEMO)], tmp_path, stdout=stdout, start_new_session=True)
+        try:
+            wait_for(lambda: out.read_bytes().count(b"\nW = ") >= 2, main, what="two complete paths")
+            stop(main, signal.SIGINT, group=True)
+            code, err = finish(main)
+        finally:
+            if main.poll() is None:
+                main.kill()
+                main.wait()
+    assert code == 130, f"exit {code}\n{err}"
+    assert_clean(err)
+    text = out.read_text()
+    solved = re.findall(r"^PUZZLE (\d+) IS SOLVED", text, re.M)
+    ratings = re.findall(r"^W = \d+$", text, re.M)
+    assert solved and len(solved) == len(ratings), (len(solved), len(ratings))
+    assert solved == [str(i) for i in range(1, len(solved) + 1)], f"puzzles numbered {solved[:5]}..."
+    assert re.search(r"^W = \d+\s*\Z", text, re.M), f"the output ends with a partial path: {text[-300:]!r}"
+    said = re.search(r"after (\d+) puzzles?\b", err)
+    assert said and int(said.group(1)) == len(solved), err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=_SLOW)],
+                         ids=["SIGINT", "SIGTERM"])
+def test_count_interrupted_inside_a_sample(signum, tmp_path):
+    """count honours Ctrl-C / kill inside one long sample (size 60 subsets: a sample takes minutes)."""
+    main = start(["count", "--method", "subsets", "--size", "60", "--samples", "1"], tmp_path,
+                 start_new_session=True)
+    try:
+        time.sleep(1.5)
+        assert main.poll() is None, "the sample ended in 1.5 s"
+        stop(main, signum, group=signum == signal.SIGINT)
+        code, err = finish(main, timeout=10)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    assert code == 128 + signum, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted" in err, err
+
+
+def test_count_warns_about_an_expensive_size(tmp_path):
+    """The issue: count warns when --size makes one sample very expensive (subsets of 60 cells)."""
+    result = run(["count", "--method", "subsets", "--size", "60", "--minutes", "0.01"], tmp_path, timeout=60)
+    assert_clean(result.stderr)
+    assert result.returncode == 0, describe(result)
+    assert re.search(r"size", result.stderr, re.I), f"no warning about --size 60 on stderr\n{describe(result)}"
+
+
+# ----------------------------------------------------------------------------------------------
+# input
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "rate", pytest.param("stats", marks=_SLOW)])
+def test_byte_order_mark_is_skipped(command, tmp_path):
+    second = demo_puzzles()[1]
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + f"{EASY}\n{second}\n".encode())
+    extra = {"rate": ["--jobs", "1"], "stats": ["--raw"]}.get(command, [])
+    result = run([command, "bom.txt", *extra], tmp_path)
+    assert_ok(result)
+    if command in ("check", "rate"):
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+        assert [row["puzzle"] for row in rows] == [EASY, second], result.stdout
+        assert all(row["error"] == "" for row in rows), result.stdout
+    elif command == "solve":
+        assert len(re.findall(r"IS SOLVED", result.stdout)) == 2, result.stdout[-500:]
+
+
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_puzzle_argument_in_grid_form(command, tmp_path):
+    grid = grid_form(EASY)
+    assert len(grid) > 300 and "\n" in grid
+    result = run([command, grid], tmp_path)
+    assert_ok(result)
+    if command == "check":
+        assert EASY + ",24,1,true," in result.stdout, result.stdout
+    else:
+        assert "IS SOLVED" in result.stdout and "W = 2" in result.stdout, result.stdout[-500:]
+
+
+def pencilmarks(puzzle: str) -> str:
+    """The 729-character pencilmark (sukaku) form: nine positions per cell, digit d at position d."""
+    return "".join("123456789" if c == "." else "." * (int(c) - 1) + c + "." * (9 - int(c)) for c in puzzle)
+
+
+@pytest.mark.parametrize("command,where", [("check", "argument"), pytest.param("solve", "argument", marks=_SLOW),
+                                           ("rate", "file"),
+                                           pytest.param("check", "file", marks=_SLOW),
+                                           pytest.param("solve", "file", marks=_SLOW)])
+def test_pencilmark_line(command, where, tmp_path):
+    """A 729-character line is either supported (the puzzle is solved from its candidates) or named
+    as pencilmark input with a clear message; never a crash nor a "wrong length"."""
+    line = pencilmarks(EASY)
+    assert len(line) == 729
+    if where == "file":
+        (tmp_path / "pm.txt").write_text(line + "\n")
+    source = "pm.txt" if where == "file" else line
+    extra = ["--jobs", "1"] if command == "rate" else []
+    result = run([command, source, *extra], tmp_path)
+    assert_clean(result.stderr)
+    text = result.stdout + result.stderr
+    if result.returncode == 0:  # supported
+        expected = {"check": ",24,1,", "solve": "IS SOLVED", "rate": ",solved,"}[command]
+        assert expected in text, describe(result)
+    else:
+        assert result.returncode == 1 and "pencilmark" in text.lower(), describe(result)
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "rate", pytest.param("stats", marks=_SLOW),
+                                     pytest.param("compare", marks=_SLOW)])
+def test_missing_input_file(command, tmp_path):
+    extra = {"compare": ["--ratings", "W", "B"]}.get(command, [])
+    result = run([command, "nonexist.txt", *extra], tmp_path)
+    assert_error(result, 2, "nonexist.txt", "no such file")
+
+
+@pytest.mark.parametrize("command", ["check", "stats", pytest.param("solve", marks=_SLOW), pytest.param("rate", marks=_SLOW),
+                                     pytest.param("compare", marks=_SLOW)])
+def test_directory_as_input(command, tmp_path):
+    (tmp_path / "adir").mkdir()
+    extra = {"compare": ["--ratings", "W", "B"]}.get(command, [])
+    result = run([command, "adir", *extra], tmp_path)
+    assert_error(result, 2, "adir", "directory")
+
+
+@pytest.mark.parametrize("command", ["check", "solve", pytest.param("rate", marks=_SLOW)])
+def test_empty_argument(command, tmp_path):
+    result = run([command, ""], tmp_path)
+    assert_error(result, 2)
+
+
+@pytest.mark.parametrize("command,encoding", [
+    ("check", "utf-8"), ("rate", "locale"), pytest.param("rate", "utf-8", marks=_SLOW),
+    pytest.param("stats", "utf-8", marks=_SLOW),
+    pytest.param("check", "locale", marks=_SLOW), pytest.param("solve", "utf-8", marks=_SLOW),
+    pytest.param("solve", "locale", marks=_SLOW), pytest.param("stats", "locale", marks=_SLOW),
+], ids=lambda value: {"locale": "default", "utf-8": "PYTHONIOENCODING=utf-8"}.get(value, value))
+def test_standard_input_that_is_not_utf8(command, encoding, tmp_path):
+    """Bytes that are not UTF-8 on stdin: an invalid record or a one-line error, as for a file (whose
+    bad bytes are read as U+FFFD), whatever the stdin decoding (a UTF-8 locale decodes strictly)."""
+    extra = ["--jobs", "1"] if command == "rate" else []
+    env = {"PYTHONIOENCODING": "utf-8"} if encoding == "utf-8" else {}
+    result = subprocess.run(CMD + [command, "-", *extra], cwd=tmp_path, input=b"\x80\xff" + EASY[2:].encode() + b"\n",
+                            capture_output=True, timeout=60, env={**_env(), **env})
+    stderr = result.stderr.decode("utf-8", "replace")
+    assert_clean(stderr)
+    assert result.returncode in (1, 2), f"exit {result.returncode}\n{stderr}"
+
+
+def test_unreadable_input(tmp_path):
+    if IS_ROOT:
+        pytest.skip("root reads any file")
+    secret = tmp_path / "secret.txt"
+    secret.write_text(EASY + "\n")
+    secret.chmod(0)
+    result = run(["check", "secret.txt"], tmp_path)
+    assert_error(result, 2, "secret.txt", "permission")
+
+
+def test_generate_grids_directory_and_missing(tmp_path):
+    (tmp_path / "adir").mkdir()
+    result = run(["generate", "--method", "top-down", "-n", "1", "--grids", "adir"], tmp_path)
+    assert_error(result, 2, "adir", "directory", usage_ok=True)
+    result = run(["generate", "--method", "top-down", "-n", "1", "--grids", "nonexist.txt"], tmp_path)
+    assert_error(result, 2, "nonexist.txt", "no such file", usage_ok=True)
+
+
+def test_generate_bad_grids_line_is_one_error_line(tmp_path):
+    (tmp_path / "grids.txt").write_text("garbage\n")
+    result = run(["generate", "--method", "top-down", "-n", "1", "--grids", "grids.txt"], tmp_path)
+    assert result.returncode in (1, 2), describe(result)
+    assert_error(result, result.returncode, "line 1")
+
+
+# ----------------------------------------------------------------------------------------------
+# options and messages
+
+
+@pytest.mark.parametrize("option", [
+    ["--scheduler", "foo"], ["--retry", "bogus"], ["--rating", "W,W"], pytest.param(["--jobs", "0"], marks=_SLOW),
+    pytest.param(["--scheduler", "tcp://host"], marks=_SLOW), pytest.param(["--rating", "X"], marks=_SLOW),
+    pytest.param(["--rating", ""], marks=_SLOW), pytest.param(["--time-limit", "abc"], marks=_SLOW),
+    pytest.param(["--memory-limit", "-1"], marks=_SLOW)], ids=lambda option: " ".join(option))
+def test_rate_bad_option_value(option, tmp_path):
+    (tmp_path / "in.txt").write_text(EASY + "\n")
+    result = run(["rate", "in.txt", *option, "-o", "out.csv"], tmp_path)
+    assert_error(result, 2, option[0], usage_ok=True)
+    assert not (tmp_path / "out.csv").exists(), "the output was created before the option was rejected"
+
+
+def test_rate_missing_input_creates_no_output(tmp_path):
+    result = run(["rate", "nonexist.txt", "-o", "x.csv"], tmp_path)
+    assert_error(result, 2, "no such file")
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_rate_all_invalid_exits_1(tmp_path):
+    (tmp_path / "bad.txt").write_text("garbage\n" + EASY[:-1] + "x\n" + "12" + EASY[2:] + "\n")
+    result = run(["rate", "bad.txt", "--jobs", "1", "-o", "out.csv"], tmp_path)
+    assert_clean(result.stderr)
+    assert result.returncode == 1, describe(result)
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "out.csv").read_text())))
+    assert len(rows) == 3 and all(row["status"] == "invalid" and row["error"] for row in rows), rows
+
+
+@pytest.mark.parametrize("kind", ["puzzles", pytest.param("rated", marks=_SLOW)])
+def test_stats_on_all_invalid_input(kind, tmp_path):
+    if kind == "puzzles":
+        (tmp_path / "in.txt").write_text("garbage\nmore garbage\n")
+    else:
+        (tmp_path / "in.txt").write_text("puzzle,clues,W,B,status,seconds,error\n"
+                                         "garbage,,,,invalid,0.000,line 1: bad character 'g' at column 1\n"
+                                         "xx,,,,invalid,0.000,line 2: bad character 'x' at column 1\n")
+    for command in (["stats", "in.txt"], ["compare", "in.txt", "--ratings", "W", "B"]):
+        result = run(command, tmp_path)
+        assert "Empty DataFrame" not in result.stdout + result.stderr, describe(result)
+        assert_error(result, 1)
+
+
+@pytest.mark.parametrize("extension,magic", [("pdf", b"%PDF"), pytest.param("svg", b"<svg", marks=_SLOW),
+                                             pytest.param("png", b"\x89PNG", marks=_SLOW)])
+def test_stats_plot_writes_the_format_its_extension_names(extension, magic, tmp_path):
+    pytest.importorskip("matplotlib")
+    rated_csv(tmp_path / "rated.csv")
+    result = run(["stats", "rated.csv", "--plot", f"x.{extension}"], tmp_path)
+    assert_ok(result)
+    data = (tmp_path / f"x.{extension}").read_bytes()
+    if extension == "svg":
+        assert magic in data[:2000], data[:200]
+    else:
+        assert data.startswith(magic), data[:16]
+
+
+@_SLOW
+def test_stats_plot_unsupported_extension(tmp_path):
+    rated_csv(tmp_path / "rated.csv")
+    result = run(["stats", "rated.csv", "--plot", "x.bogus"], tmp_path)
+    assert_error(result, 2, "x.bogus", usage_ok=True)
+    assert not (tmp_path / "x.bogus").exists()
+
+
+PROGRESS_MARKS = ("\r", "it/s", "%|", "puzzle/s", "sample/s")
+
+
+@pytest.mark.parametrize("args", [
+    ["rate", "six.txt", "--jobs", "2", "-o", "out.csv"],
+    ["generate", "--method", "top-down", "-n", "20"],
+    ["count", "--method", "subsets", "--size", "30", "--samples", "5"],
+], ids=["rate", "generate", "count"])
+def test_no_progress_bar_when_stderr_is_not_a_terminal(args, tmp_path):
+    (tmp_path / "six.txt").write_text("\n".join(demo_puzzles()[:6]) + "\n")
+    result = run(args, tmp_path)
+    assert_ok(result)
+    for mark in PROGRESS_MARKS:
+        assert mark not in result.stderr, f"progress drawn on a pipe ({mark!r}): {result.stderr[:500]!r}"
+
+
+def test_singular_in_messages(tmp_path):
+    (tmp_path / "one.txt").write_text(EASY + "\n")
+    result = run(["rate", "one.txt", "--jobs", "1"], tmp_path)
+    assert_ok(result)
+    assert "rated 1 puzzle " in result.stderr or result.stderr.rstrip().endswith("rated 1 puzzle"), result.stderr
+    count = run(["count", "--method", "subsets", "--size", "30", "--samples", "1", "--jobs", "1"], tmp_path)
+    assert_ok(count)
+    for wrong in ("1 puzzles", "1 samples", "1 jobs", "1 rows"):
+        for name, text in (("rate", result.stderr), ("count", count.stdout + count.stderr)):
+            assert not re.search(rf"(?<![\d.,]){wrong}\b", text), f"{name} says {wrong!r}: {text[:400]!r}"

@@ -1,0 +1,449 @@
+"""Random input files and random arguments to every command (issue #10): never a Python traceback,
+never an internal error, and the exit status is one of the documented ones.
+
+The commands run in this process through click's ``CliRunner`` (a subprocess per example would cost
+most of a second).  The command group ends every run with ``SystemExit``; ``catch_exceptions=False``
+lets any other exception through, so it fails the example with its traceback, and
+``SUDORULES_DEBUG=1`` makes the group re-raise what it would otherwise print as "internal error" (a
+bug by its own account).  A few examples also go through the real command line in a subprocess.
+
+Values that could make a run long (-n, --size, --samples, --minutes, --jobs, --time-limit, a
+scheduler address...) are drawn from small ranges or from text that does not parse as a number;
+file names never hold ``/`` (every file lives in a fresh directory), and NUL, which argv cannot
+carry, is left out.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from sudorules.cli import main as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "collections" / "demo.txt"
+EXIT_STATUSES = {0, 1, 2, 3, 4}
+TRACEBACK = "Traceback (most recent call last)"
+
+#: the first demo puzzles, all rated W <= 2 in a blink (no slow puzzle may reach solve or rate)
+PUZZLES = [line.split()[0] for line in DEMO.read_text().splitlines()
+           if line.strip() and not line.startswith("#")][:8]
+
+#: examples per command; SUDORULES_FUZZ_EXAMPLES=500 for a longer hunt
+EXAMPLES = int(os.environ.get("SUDORULES_FUZZ_EXAMPLES", "40"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=False, print_blob=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.filter_too_much])
+
+
+# ----------------------------------------------------------------------------------------------
+# strategies
+
+def _not_a_number(text: str) -> bool:
+    for convert in (int, float):
+        try:
+            convert(text)
+            return False
+        except (ValueError, OverflowError):
+            pass
+    return True
+
+
+def _argv_text(text: str) -> str:
+    """A string argv can carry, that names nothing outside the example's directory and that cannot
+    ask for much work: a number above 3 (say a random value after a random ``-n``) becomes ``x``, and
+    so do the digits of a short option (``-j999``)."""
+    text = text.replace("\x00", "").replace("/", "_")
+    if not _not_a_number(text):
+        try:
+            return text if abs(float(text)) <= 3 else "x"
+        except OverflowError:
+            return "x"
+    if text.startswith("-"):
+        text = "".join("x" if c.isdigit() else c for c in text)
+    return text
+
+
+ARG_TEXT = st.text(max_size=40).map(_argv_text)
+
+
+def weighted(*choices: tuple[int, st.SearchStrategy]) -> st.SearchStrategy:
+    """One of the strategies, drawn with the given integer weights."""
+    table = [strategy for weight, strategy in choices for _ in range(weight)]
+    return st.integers(0, len(table) - 1).flatmap(lambda i: table[i])
+
+
+def numeric(low: int, high: int, extra=()) -> st.SearchStrategy[str]:
+    """An option value: most often a small number in [low, high], else a known bad value or text
+    that is no number."""
+    bad = ["", "0", "-1", "x", "1.5", "nan", "inf", "-inf", "1e3", " 1", "0x10", *extra]
+    return weighted((6, st.integers(low, high).map(str)),
+                    (1, st.sampled_from(bad).filter(_safe_bad(low, high))),
+                    (1, ARG_TEXT.filter(_not_a_number)))
+
+
+def _safe_bad(low: int, high: int):
+    """Keep the canned bad values that cannot ask for more than ``high`` of anything."""
+    def keep(text: str) -> bool:
+        try:
+            return float(text) <= high or float(text) != float(text)
+        except ValueError:
+            return True
+    return keep
+
+
+def _mutate(puzzle: str, data) -> str:
+    chars = list(puzzle)
+    for _ in range(data.draw(st.integers(0, 3))):
+        if not chars:
+            break
+        i = data.draw(st.integers(0, len(chars) - 1))
+        chars[i] = data.draw(st.sampled_from(list("0123456789.x|+- \t\ufeff\u00e9")))
+    return "".join(chars)
+
+
+@st.composite
+def puzzle_line(draw) -> str:
+    """A line near a puzzle: valid, mutated, cut, with a tail, in grid form, 729 candidates..."""
+    puzzle = draw(st.sampled_from(PUZZLES))
+    kind = draw(st.sampled_from(["valid", "mutated", "cut", "tail", "grid", "pencilmark", "comment", "blank",
+                                 "random"]))
+    if kind == "valid":
+        return puzzle
+    if kind == "mutated":
+        return _mutate(puzzle, draw(st.data()))
+    if kind == "cut":
+        return puzzle[: draw(st.integers(0, 80))]
+    if kind == "tail":
+        return puzzle + draw(st.sampled_from([" ", "\t", ""])) + draw(ARG_TEXT)
+    if kind == "grid":
+        return "\n".join(puzzle[9 * r: 9 * r + 9] for r in range(draw(st.integers(1, 9))))
+    if kind == "pencilmark":
+        return "".join(draw(st.sampled_from(["123456789", "1........", "........."])) for _ in range(81))
+    if kind == "comment":
+        return "# " + draw(ARG_TEXT)
+    if kind == "blank":
+        return draw(st.sampled_from(["", " ", "\t"]))
+    return draw(st.text(max_size=100).map(lambda t: t.replace("\x00", "")))
+
+
+@st.composite
+def puzzle_text(draw) -> bytes:
+    """File content: lines near puzzles (at most a few valid ones reach the engine), or random bytes."""
+    if rarely(draw, 4):
+        return draw(st.binary(max_size=400))
+    lines = draw(st.lists(puzzle_line(), max_size=6))
+    newline = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
+    text = newline.join(lines) + draw(st.sampled_from(["", newline]))
+    if rarely(draw, 4):
+        text = "\ufeff" + text
+    encoding = draw(st.sampled_from(["utf-8", "utf-8", "utf-8", "latin-1", "utf-16"]))
+    return text.encode(encoding, "replace")
+
+
+CSV_COLUMNS = ["puzzle", "clues", "W", "B", "SER", "status", "seconds", "error", "tries", "solutions", "x"]
+RATED_COLUMNS = ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+CSV_CELLS = st.one_of(st.sampled_from(PUZZLES), st.integers(-5, 40).map(str),
+                      st.sampled_from(["", "solved", "invalid", "timeout", "nan", "inf", "-inf", "1e400", "0.5",
+                                       "1,5", '"', "\ufeff", "NA", "None", "true"]),
+                      ARG_TEXT)
+
+
+def _csv(header: list[str], rows: list[list[str]]) -> bytes:
+    quote = lambda cell: '"' + cell.replace('"', '""') + '"' if any(c in cell for c in ',"\n\r') else cell
+    lines = [",".join(header)] + [",".join(quote(c) for c in row) for row in rows]
+    return ("\n".join(lines) + "\n").encode("utf-8", "replace")
+
+
+@st.composite
+def rated_row(draw) -> list[str]:
+    """A row as ``rate`` writes it (puzzle, clues, W, B, status, seconds, error), now and then odd."""
+    puzzle = draw(st.sampled_from(PUZZLES))
+    clues = str(sum(c != "." for c in puzzle))
+    w = draw(st.integers(0, 10))
+    row = [puzzle, clues, str(w), str(w + draw(st.integers(-1, 1))),
+           draw(st.sampled_from(["solved", "solved", "solved", "timeout", "not-solved", "invalid"])),
+           "0.010", ""]
+    if rarely(draw, 5):
+        row[draw(st.integers(0, 6))] = draw(CSV_CELLS)
+    return row
+
+
+@st.composite
+def table_text(draw) -> bytes:
+    """Content for stats / compare: a rated CSV like ours, a CSV near it, a puzzle file, a value per
+    line, or random bytes."""
+    kind = draw(st.sampled_from(["rated", "rated", "rated", "csv", "puzzles", "values", "bytes"]))
+    if kind == "bytes":
+        return draw(st.binary(max_size=400))
+    if kind == "puzzles":
+        return draw(puzzle_text())
+    if kind == "values":  # a --column file: one value per line
+        return "\n".join(draw(st.lists(st.one_of(st.integers(0, 10).map(str), CSV_CELLS), max_size=10))).encode(
+            "utf-8", "replace")
+    if kind == "rated":
+        columns = draw(st.sampled_from([RATED_COLUMNS, [c for c in RATED_COLUMNS if c != "B"],
+                                        [c for c in RATED_COLUMNS if c != "W"]]))
+        rows = [[cell for cell, name in zip(row, RATED_COLUMNS) if name in columns]
+                for row in draw(st.lists(rated_row(), min_size=1, max_size=10))]
+        return _csv(columns, rows)
+    header = draw(st.lists(st.sampled_from(CSV_COLUMNS), min_size=1, max_size=7))
+    return _csv(header, draw(st.lists(st.lists(CSV_CELLS, min_size=0, max_size=len(header) + 1), max_size=8)))
+
+
+def output_name(extensions=(".csv", ".txt", "")) -> st.SearchStrategy[str]:
+    """An output name: most often a plain new file, else one of the edge cases or random text."""
+    return weighted((5, st.sampled_from(extensions).map(lambda ext: "out" + ext)),
+                    (2, st.sampled_from(["-", "", "in.txt", "adir", "nodir/x", "/dev/null", "/dev/stdout"])),
+                    (1, st.tuples(ARG_TEXT, st.sampled_from(extensions)).map("".join)))
+
+
+SOURCE = weighted((6, st.just("in.txt")), (2, st.just("-")),
+                  (1, st.sampled_from(["adir", "nonexist.txt", "", "empty.txt"])))
+
+
+@st.composite
+def source_or_puzzle(draw) -> str:
+    """A file name (most often the example's input), ``-``, or a puzzle given as the argument."""
+    if rarely(draw, 4):
+        return draw(puzzle_line()).replace("\x00", "").replace("/", "_")
+    return draw(SOURCE)
+
+
+def rarely(draw, one_in: int) -> bool:
+    """True about once in ``one_in`` draws (and not the value hypothesis starts from)."""
+    return draw(st.integers(1, one_in)) == one_in
+
+
+def options(draw, table: dict, rare: dict = {}) -> list[str]:
+    """Random options of a command: names drawn from ``table`` (name -> value strategy, or None for a
+    flag), from ``rare`` now and then, plus now and then a random token (an unknown option or an
+    extra argument)."""
+    args: list[str] = []
+    values = {**table, **rare}
+    for _ in range(draw(st.integers(0, 3))):
+        if rarely(draw, 12):
+            args.append(draw(ARG_TEXT))
+            continue
+        name = draw(st.sampled_from(sorted(rare) if rare and rarely(draw, 6) else sorted(table)))
+        value = values[name]
+        args.append(name)
+        if value is not None:
+            args.append(draw(value))
+    return args
+
+
+# ----------------------------------------------------------------------------------------------
+# running
+
+
+@pytest.fixture(scope="module")
+def base_dir():
+    with tempfile.TemporaryDirectory(prefix="sudorules-fuzz-") as directory:
+        yield Path(directory)
+
+
+@contextmanager
+def _inside_new_directory(base: Path):
+    previous = os.getcwd()
+    with tempfile.TemporaryDirectory(dir=base) as directory:
+        os.chdir(directory)
+        try:
+            yield Path(directory)
+        finally:
+            os.chdir(previous)
+
+
+def invoke(base: Path, args: list[str], files: dict[str, bytes], stdin: bytes = b""):
+    """Run ``sudorules ARGS`` in this process in a fresh directory holding ``files`` (plus an empty
+    file and a directory); assert the clean outcome; return the result.
+
+    Standard input is decoded strictly by the runner (as with ``PYTHONIOENCODING=utf-8`` or a UTF-8
+    locale other than C.UTF-8), so it is kept valid UTF-8 here: bytes that are not UTF-8 on stdin are
+    tested in test_cli_edges.py and by :func:`test_real_command_line`; files get any bytes."""
+    runner = CliRunner()
+    stdin = stdin.decode("utf-8", "replace").encode("utf-8")
+    with _inside_new_directory(base):
+        for name, data in files.items():
+            Path(name).write_bytes(data)
+        Path("empty.txt").write_bytes(b"")
+        Path("adir").mkdir()
+        result = runner.invoke(cli, args, input=stdin, catch_exceptions=False,
+                               env={"SUDORULES_DEBUG": "1", "COLUMNS": "80"})
+    output = result.stdout + result.stderr
+    shown = f"sudorules {args!r}\nexit {result.exit_code}\n--- output ---\n{output[-3000:]}"
+    assert result.exception is None or isinstance(result.exception, SystemExit), shown
+    assert TRACEBACK not in output, shown
+    assert "internal error" not in output, shown
+    assert result.exit_code in EXIT_STATUSES, shown
+    event(f"exit status {result.exit_code}")
+    return result
+
+
+# ----------------------------------------------------------------------------------------------
+# one test per command
+
+
+@FUZZ
+@given(st.data())
+def test_check(base_dir, data):
+    source = data.draw(source_or_puzzle())
+    args = ["check", source] + options(data.draw, {"-o": output_name(), "--output": output_name()})
+    invoke(base_dir, args, {"in.txt": data.draw(puzzle_text())}, data.draw(puzzle_text()))
+
+
+@FUZZ
+@given(st.data())
+def test_solve(base_dir, data):
+    source = data.draw(source_or_puzzle())
+    table = {"--theory": st.sampled_from(["W", "B", "SW", "BRT", "w", "X", ""]),
+             "--max-length": numeric(1, 2, ["37"]), "--time-limit": numeric(1, 2, ["0.05"]),
+             "--verify": None, "--no-verify": None, "--lean-braids-from": numeric(2, 38),
+             "--progress": None, "--no-progress": None}
+    args = ["solve", source] + options(data.draw, table) + ["--max-length", "2", "--time-limit", "2"]
+    invoke(base_dir, args, {"in.txt": data.draw(puzzle_text())}, data.draw(puzzle_text()))
+
+
+@FUZZ
+@given(st.data())
+def test_rate(base_dir, data):
+    source = data.draw(SOURCE)
+    table = {"--rating": st.sampled_from(["W", "B", "W,B", "B,W", "W,W", "X", "", ",", "W,"]),
+             "-o": output_name((".csv", ".parquet", ".txt", "")), "--max-length": numeric(1, 2, ["37"]),
+             "--retry": st.sampled_from(["timeout", "memory,timeout", "invalid", "bogus", "", "solved",
+                                         "crashed,not-solved"]),
+             "--progress": None, "--no-progress": None, "--jobs": numeric(1, 2)}
+    rare = {"--memory-limit": numeric(0, 2048),
+            "--scheduler": st.sampled_from(["foo", "tcp://", "tcp://host", "host:0", "host:70000", ""])}
+    output = [] if rarely(data.draw, 4) else ["-o", "out.csv"]
+    args = ["rate", source, *output] + options(data.draw, table, rare) + ["--jobs", "1", "--time-limit", "2"]
+    files = {"in.txt": data.draw(puzzle_text())}
+    if data.draw(st.booleans()):  # an earlier output to resume or retry from
+        files["out.csv"] = data.draw(table_text())
+    invoke(base_dir, args, files, data.draw(puzzle_text()))
+
+
+def _stats_table() -> dict:
+    column = weighted((5, st.tuples(st.sampled_from(["V", "W", "SER", "clues", "x", ""]),
+                                    st.sampled_from(["v.txt", "v.txt", "in.txt", "nonexist", "adir", "", "-"]))
+                       .map("=".join)),
+                      (1, ARG_TEXT))
+    return {"--column": column, "--json": None}
+
+
+@FUZZ
+@given(st.data())
+def test_stats(base_dir, data):
+    files = {"in.txt": data.draw(table_text()), "v.txt": data.draw(table_text())}
+    sources = data.draw(weighted((6, st.just(["in.txt"])), (2, st.lists(SOURCE, max_size=3))))
+    table = {**_stats_table(),
+             "--rating": st.sampled_from(["W", "B", "SER", "seconds", "x", "", "clues"]),
+             "--raw": None, "--unbiased": None, "--by": st.sampled_from(["clues", "W", ""]),
+             "--log": st.sampled_from(["W", "B", "clues", "x", ""]),
+             "--plot": output_name((".png", ".pdf", ".svg", ".bogus", "")),
+             "--plot-scale": st.sampled_from(["auto", "linear", "log", "x"])}
+    args = ["stats", *sources] + options(data.draw, table)
+    invoke(base_dir, args, files, data.draw(table_text()))
+
+
+@FUZZ
+@given(st.data())
+def test_compare(base_dir, data):
+    files = {"in.txt": data.draw(table_text()), "v.txt": data.draw(table_text())}
+    sources = data.draw(weighted((6, st.just(["in.txt"])), (2, st.lists(SOURCE, max_size=3))))
+    names = st.sampled_from(["W", "B", "SER", "clues", "seconds", "x", ""])
+    args = ["compare", *sources] + options(data.draw, _stats_table())
+    if not rarely(data.draw, 6):
+        args += ["--ratings", data.draw(names), data.draw(names)]
+    invoke(base_dir, args, files, data.draw(table_text()))
+
+
+@st.composite
+def grids_text(draw) -> bytes:
+    """--grids content: complete grids (solutions of demo puzzles), broken ones, random bytes."""
+    if rarely(draw, 4):
+        return draw(st.binary(max_size=300))
+    lines = []
+    for _ in range(draw(st.integers(0, 4))):
+        grid = draw(st.sampled_from(SOLUTIONS))
+        lines.append(grid if draw(st.booleans()) else _mutate(grid, draw(st.data())))
+    return ("\n".join(lines) + "\n").encode()
+
+
+#: complete grids: the solution of demo puzzle 1 and three relabellings of its digits
+_GRID = "756941832398562174214783956861275349423819765579436218135698427687324591942157683"
+SOLUTIONS = [_GRID.translate(str.maketrans("123456789", order))
+             for order in ("123456789", "987654321", "234567891", "513264978")]
+
+
+@FUZZ
+@given(st.data())
+def test_generate(base_dir, data):
+    table = {"--method": st.sampled_from(["bottom-up", "top-down", "controlled-bias", "x", ""]),
+             "-m": st.sampled_from(["bottom-up", "top-down", "controlled-bias"]),
+             "-n": numeric(1, 4), "--seed": numeric(0, 2**64 + 1, ["18446744073709551616"]),
+             "--jobs": numeric(1, 3), "--grids": SOURCE, "--untested": numeric(0, 65),
+             "-o": output_name(), "--progress": None, "--no-progress": None}
+    args = ["generate"] + options(data.draw, table)
+    if not rarely(data.draw, 5):  # usually a method and a count, so that puzzles get made
+        args = ["generate", "--method", data.draw(st.sampled_from(["bottom-up", "top-down", "controlled-bias"])),
+                "-n", str(data.draw(st.integers(1, 3)))] + args[1:]
+    if "controlled-bias" in args and "--grids" not in args:
+        args += ["--grids", "in.txt"]  # a few seconds a puzzle from its own grids; a few given grids run out
+    invoke(base_dir, args, {"in.txt": data.draw(grids_text())}, data.draw(grids_text()))
+
+
+@FUZZ
+@given(st.data())
+def test_count(base_dir, data):
+    method = data.draw(st.sampled_from(["subsets", "supersets"]))
+    size = data.draw(st.integers(20, 32) if method == "subsets" else st.integers(26, 40))
+    table = {"--method": st.sampled_from(["subsets", "supersets", "x", ""]),
+             "--size": st.one_of(st.sampled_from(["16", "82", "-1", "x", ""]), ARG_TEXT.filter(_not_a_number)),
+             "--minutes": st.sampled_from(["0", "-1", "0.0005", "0.001", "x", "", "nan"]),
+             "--samples": numeric(1, 3), "--max-clues": st.sampled_from([str(size + 2), str(size - 1), "16", "82",
+                                                                         "x"]),
+             "--seed": numeric(0, 2**64 + 1), "--jobs": numeric(1, 2), "--weighted": None, "--unweighted": None,
+             "--csv": None, "--progress": None, "--no-progress": None}
+    args = ["count", "--method", method, "--size", str(size)] + options(data.draw, table)
+    if not rarely(data.draw, 6):
+        args += ["--samples", str(data.draw(st.integers(1, 2)))]
+    invoke(base_dir, args, {})
+
+
+# ----------------------------------------------------------------------------------------------
+# through the real command line: argv as the shell gives it
+
+
+@settings(max_examples=max(1, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(command=st.sampled_from(["check", "solve", "stats", "compare", "generate", "count", "rate", "bogus", ""]),
+       tokens=st.lists(ARG_TEXT, max_size=4), content=st.binary(max_size=300))
+def test_real_command_line(base_dir, command, tokens, content):
+    with tempfile.TemporaryDirectory(dir=base_dir) as directory:
+        Path(directory, "in.txt").write_bytes(content)
+        args = [command, *tokens]
+        if command in ("check", "solve", "rate", "stats"):
+            args.insert(1, "in.txt")
+        if command == "count":
+            args += ["--samples", "1"]
+        if command == "solve":
+            args += ["--max-length", "2", "--time-limit", "2"]
+        if command == "rate":
+            args += ["--jobs", "1", "--time-limit", "2"]
+        env = dict(os.environ)
+        env.pop("SUDORULES_DEBUG", None)
+        result = subprocess.run([sys.executable, "-m", "sudorules", *args], cwd=directory, input=content,
+                                capture_output=True, timeout=120, env=env)
+    output = (result.stdout + result.stderr).decode("utf-8", "replace")
+    shown = f"sudorules {args!r}\nexit {result.returncode}\n{output[-3000:]}"
+    assert TRACEBACK not in output and "internal error" not in output, shown
+    assert result.returncode in EXIT_STATUSES, shown
