@@ -143,18 +143,30 @@ static PyObject *py_random_grid(PyObject *self, PyObject *obj)
     return PyBytes_FromStringAndSize((const char *)grid, 81);
 }
 
-/* count_solutions_batch(grids, limit, counts_out, solutions_out): counts_out holds N int32,
- * solutions_out N*81 bytes (the first solution of each grid; zeros when there is none). */
-static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
+/* The batch counters: one puzzle of `item_bytes` bytes (81 values, or 81 uint16 candidate masks). */
+typedef int (*batch_counter)(const void *item, int limit, uint8_t *solution);
+
+static int count_plain(const void *item, int limit, uint8_t *solution)
+{
+    return sr_count_solutions((const uint8_t *)item, limit, solution);
+}
+
+static int count_masked(const void *item, int limit, uint8_t *solution)
+{
+    return sr_count_solutions_masked((const uint16_t *)item, limit, solution);
+}
+
+/* NAME(items, limit, counts_out, solutions_out): counts_out holds N int32, solutions_out N*81 bytes
+ * (the first solution of each puzzle; zeros when there is none); the loop runs without the GIL. */
+static PyObject *count_batch(PyObject *args, const char *format, const char *usage, Py_ssize_t item_bytes,
+                             batch_counter counter)
 {
     PyObject *in_obj, *counts_obj, *solutions_obj;
     int limit;
-    if (!PyArg_ParseTuple(args, "OiOO:count_solutions_batch", &in_obj, &limit, &counts_obj,
-                          &solutions_obj))
-        return NULL;
+    if (!PyArg_ParseTuple(args, format, &in_obj, &limit, &counts_obj, &solutions_obj)) return NULL;
     if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %d", limit);
     Py_buffer in, counts, solutions;
-    if (get_buffer(in_obj, &in, 0, "grids") < 0) return NULL;
+    if (get_buffer(in_obj, &in, 0, "puzzles") < 0) return NULL;
     if (get_buffer(counts_obj, &counts, 1, "counts") < 0) {
         PyBuffer_Release(&in);
         return NULL;
@@ -164,19 +176,17 @@ static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
         PyBuffer_Release(&counts);
         return NULL;
     }
-    Py_ssize_t n = in.len / 81;
+    Py_ssize_t n = in.len / item_bytes;
     PyObject *result = NULL;
-    if (in.len % 81 || counts.len != n * (Py_ssize_t)sizeof(int32_t) || solutions.len != in.len) {
-        PyErr_SetString(PyExc_ValueError,
-                        "count_solutions_batch: grids must be N*81 bytes, counts N int32, "
-                        "solutions N*81 bytes");
+    if (in.len % item_bytes || counts.len != n * (Py_ssize_t)sizeof(int32_t) || solutions.len != n * 81) {
+        PyErr_SetString(PyExc_ValueError, usage);
     } else {
-        const uint8_t *grids = (const uint8_t *)in.buf;
+        const char *items = (const char *)in.buf;
         int32_t *out = (int32_t *)counts.buf;
         uint8_t *sol = (uint8_t *)solutions.buf;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < n; ++i) {
-            int c = sr_count_solutions(grids + 81 * i, limit, sol + 81 * i);
+            int c = counter(items + item_bytes * i, limit, sol + 81 * i);
             if (c == 0) memset(sol + 81 * i, 0, 81);
             out[i] = c;
         }
@@ -189,48 +199,18 @@ static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
     return result;
 }
 
-/* count_masked_batch(masks, limit, counts_out, solutions_out): masks holds N*81 uint16 candidate
- * masks (bit d-1 for digit d), counts_out N int32, solutions_out N*81 bytes (zeros when none). */
+static PyObject *py_count_solutions_batch(PyObject *self, PyObject *args)
+{
+    return count_batch(args, "OiOO:count_solutions_batch",
+                       "count_solutions_batch: grids must be N*81 bytes, counts N int32, solutions N*81 bytes",
+                       81, count_plain);
+}
+
 static PyObject *py_count_masked_batch(PyObject *self, PyObject *args)
 {
-    PyObject *in_obj, *counts_obj, *solutions_obj;
-    int limit;
-    if (!PyArg_ParseTuple(args, "OiOO:count_masked_batch", &in_obj, &limit, &counts_obj, &solutions_obj))
-        return NULL;
-    Py_buffer in, counts, solutions;
-    if (get_buffer(in_obj, &in, 0, "masks") < 0) return NULL;
-    if (get_buffer(counts_obj, &counts, 1, "counts") < 0) {
-        PyBuffer_Release(&in);
-        return NULL;
-    }
-    if (get_buffer(solutions_obj, &solutions, 1, "solutions") < 0) {
-        PyBuffer_Release(&in);
-        PyBuffer_Release(&counts);
-        return NULL;
-    }
-    Py_ssize_t n = in.len / (81 * (Py_ssize_t)sizeof(uint16_t));
-    PyObject *result = NULL;
-    if (in.len % (81 * (Py_ssize_t)sizeof(uint16_t)) || counts.len != n * (Py_ssize_t)sizeof(int32_t)
-        || solutions.len != n * 81) {
-        PyErr_SetString(PyExc_ValueError,
-                        "count_masked_batch: masks must be N*81 uint16, counts N int32, solutions N*81 bytes");
-    } else {
-        const uint16_t *masks = (const uint16_t *)in.buf;
-        int32_t *out = (int32_t *)counts.buf;
-        uint8_t *sol = (uint8_t *)solutions.buf;
-        Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            int c = sr_count_solutions_masked(masks + 81 * i, limit, sol + 81 * i);
-            if (c == 0) memset(sol + 81 * i, 0, 81);
-            out[i] = c;
-        }
-        Py_END_ALLOW_THREADS
-        result = Py_NewRef(Py_None);
-    }
-    PyBuffer_Release(&in);
-    PyBuffer_Release(&counts);
-    PyBuffer_Release(&solutions);
-    return result;
+    return count_batch(args, "OiOO:count_masked_batch",
+                       "count_masked_batch: masks must be N*81 uint16, counts N int32, solutions N*81 bytes",
+                       81 * (Py_ssize_t)sizeof(uint16_t), count_masked);
 }
 
 /* is_minimal_batch(grids, out): out holds N bytes, 1 for a minimal puzzle, else 0. */
