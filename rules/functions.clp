@@ -53,4 +53,14 @@
    (do-for-all-facts ((?f true-label)) TRUE (retract ?f))
    (do-for-all-facts ((?f nb)) TRUE (retract ?f))
    (do-for-all-facts ((?f tv)) TRUE (retract ?f))
-   (do-for-all-facts ((?f focus)) TRUE (retract ?f)))
+   (do-for-all-facts ((?f focus)) TRUE (retract ?f))
+   (do-for-all-facts ((?f glabel)) TRUE (retract ?f))
+   (do-for-all-facts ((?f gl)) TRUE (retract ?f)))
+
+;;; g-chains: one g-label with >= 2 current candidates when chains start (level 2): its variable,
+;;; its three labels and the current candidates g-linked to it (its neighbour list, as for a label).
+(deffunction sr-glabel (?g ?v ?a ?b ?c $?ls)
+   (assert (glabel (g ?g) (v ?v) (ls ?a ?b ?c)))
+   (assert (nb (l ?g) (ls ?ls)))
+   (foreach ?l ?ls (assert (gl (g ?g) (l ?l))))
+   TRUE)

@@ -37,3 +37,18 @@
    (slot l))
 
 
+
+;;; g-chains (SPEC §4.5; see g-links.clp).  A g-label is the integer 10v+s (v its rn, cn or bn
+;;; variable, s its segment: sudorules/engine/labels.py), from 2111 to 4996, so a chain's
+;;; right-linking slot can hold a label or a g-label.
+
+(deftemplate glabel          ; a g-label with >= 2 candidates when chains start (driver snapshot):
+   (slot g) (slot v)         ; its variable v and its three labels
+   (multislot ls))
+
+(deftemplate gcand           ; g-label g is a g-candidate now (>= 2 of its labels are candidates);
+   (slot g) (slot v)         ; logically supported by those candidates (g-links.clp)
+   (multislot ls))
+
+(deftemplate gl              ; candidate l is g-linked to g-label g (linked to its three labels):
+   (slot g) (slot l))        ; a driver snapshot when chains start

@@ -28,6 +28,7 @@ class Theory(_StrEnum):
     W = "W"      #: Singles + whips: the W rating
     B = "B"      #: Singles + whips + braids: the B rating
     SW = "SW"    #: Singles + Subsets + whips
+    GW = "gW"    #: Singles + whips + g-whips: the gW rating
 
     @classmethod
     def of(cls, value: "Theory | str") -> "Theory":

@@ -11,6 +11,7 @@ import click
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted
 from ..batch.rating import RATING_THEORIES, STATUSES
+from ..resolution.families import THEORIES
 from . import main
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -58,7 +59,8 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
 @main.command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
-              help="Ratings to compute, comma-separated: W (whips), B (braids).")
+              help="Ratings to compute, comma-separated: " + ", ".join(
+                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating) + ".")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Optional
 import clips
 
 from ..puzzle import block_cells, cell_at
-from ..resolution.steps import SUBSET_NAMES, ChainCell, Step, SubsetPattern
-from .labels import _KIND_OF_HUNDREDS, candidate_of_label, variable_of_id
+from ..resolution.steps import SUBSET_NAMES, ChainCell, GCandidate, Step, SubsetPattern
+from .labels import _KIND_OF_HUNDREDS, G_LABELS, candidate_of_label, glabel_variable, is_glabel, variable_of_id
 
 if TYPE_CHECKING:
     from .driver import Engine
@@ -107,6 +107,16 @@ def _subset_rule_name(pattern: SubsetPattern) -> str:
     return f"{pattern.family}-{SUBSET_NAMES[size][0]}-in-a-{pattern.unit_kind}"
 
 
+def _right_of(x: int):
+    """The right-linking object of a chain slot: None (0), a candidate, or a g-candidate."""
+    if not x:
+        return None
+    if is_glabel(x):
+        variable = variable_of_id(glabel_variable(x))
+        return GCandidate.of(variable, [candidate_of_label(lab) for lab in G_LABELS[x]])
+    return candidate_of_label(x)
+
+
 def step_of_record(record: list) -> Step:
     """The step of one :class:`Recorder` record."""
     rule, level, eliminations, assertions, cells = record
@@ -116,8 +126,7 @@ def step_of_record(record: list) -> Step:
     chain = ()
     if cells:
         chain = tuple(
-            ChainCell(variable_of_id(cells[i]), candidate_of_label(cells[i + 1]),
-                      candidate_of_label(cells[i + 2]) if cells[i + 2] else None)
+            ChainCell(variable_of_id(cells[i]), candidate_of_label(cells[i + 1]), _right_of(cells[i + 2]))
             for i in range(0, len(cells), 3))
     return Step(rule=rule, level=level,
                 eliminations=tuple(candidate_of_label(z) for z in eliminations),

@@ -29,7 +29,7 @@ from ..resolution import families
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
-from .labels import LINKS, csp_link_count, label_variables
+from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, label_variables
 from .schedule import BraidSchedule
 from .trial import TrialState
 
@@ -114,6 +114,16 @@ class Engine:
         assert_neighbours = self.env.find_function("sr-neighbours")
         for lab in current:  # values passed through clipspy: parsing them as text costs ~30 ms
             assert_neighbours(lab, *sorted(LINKS[lab] & present))
+
+    def _assert_glabels(self) -> None:
+        """g-chains (rules/g-links.clp): for every g-label with at least two current candidates,
+        its variable, its three labels and the current candidates g-linked to it (a snapshot when
+        chains start: candidates only disappear, so it stays a superset)."""
+        present = set(self.current_labels())
+        assert_glabel = self.env.find_function("sr-glabel")
+        for gid, labels in G_LABELS.items():
+            if sum(1 for lab in labels if lab in present) >= 2:
+                assert_glabel(gid, glabel_variable(gid), *labels, *sorted(G_LINKS[gid] & present))
 
     def _braid_targets(self, true_labels: set[int]) -> list[int]:
         """The targets whose partial braids grow at a new level, the last to search first: those
@@ -258,7 +268,8 @@ class Engine:
                 self._load(rulegen.level_rules(self.theory, level, self.max_length))
                 self.levels_loaded = level
             for kind in self._handover.get(level, ()):
-                {"neighbours": self._assert_neighbours, "touches": self._assert_touches}[kind]()
+                {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
+                 "g-labels": self._assert_glabels}[kind]()
             env.find_function("sr-activate")(level)
             if braids is not None and level >= 3:
                 braids.start_level(level, len(recorder.records))

@@ -54,3 +54,58 @@ def csp_link_count(labels: list[int]) -> int:
         for v in label_variables(lab):
             counts[v] = counts.get(v, 0) + 1
     return sum(k * (k - 1) // 2 for k in counts.values())
+
+
+# -- g-labels (SPEC §4.5) ------------------------------------------------------------------------------
+#
+# A g-label is encoded ``10·v + s`` where v is the id of its CSP variable (rn, cn or bn) and s its
+# segment: for rn the column triplet (1: c123, 2: c456, 3: c789), for cn the row triplet, for bn the
+# row segment s = 1..3 (the block's s-th row) or the column segment s = 4..6 (its (s-3)-th column).
+# The ids run from 2111 to 4996: disjoint from labels (111..999) and variable ids (111..499), so a
+# chain's right-linking slot can hold either and ``is_glabel`` tells them apart.
+
+def _glabel_labels(gid: int) -> tuple[int, int, int]:
+    vid, s = divmod(gid, 10)
+    kind, a, n = vid // 100, (vid // 10) % 10, vid % 10
+    if kind == 2:    # rn: row a, columns of triplet s
+        return tuple(100 * n + 10 * a + c for c in range(3 * s - 2, 3 * s + 1))
+    if kind == 3:    # cn: column a, rows of triplet s
+        return tuple(100 * n + 10 * r + a for r in range(3 * s - 2, 3 * s + 1))
+    r0, c0 = 3 * ((a - 1) // 3), 3 * ((a - 1) % 3)  # bn: block a
+    if s <= 3:
+        return tuple(100 * n + 10 * (r0 + s) + c0 + j for j in (1, 2, 3))
+    return tuple(100 * n + 10 * (r0 + j) + c0 + s - 3 for j in (1, 2, 3))
+
+
+def _all_glabels() -> list[int]:
+    out = []
+    for kind, segments in ((2, 3), (3, 3), (4, 6)):
+        for a in range(1, 10):
+            for n in range(1, 10):
+                out += [10 * (100 * kind + 10 * a + n) + s for s in range(1, segments + 1)]
+    return out
+
+
+#: G_LABELS[gid]: the three labels of the g-label (972 of them, SPEC §4.5)
+G_LABELS: dict[int, tuple[int, int, int]] = {g: _glabel_labels(g) for g in _all_glabels()}
+#: G_LINKS[gid]: the labels g-linked to it, i.e. linked to each of its three labels (SPEC §1.3)
+G_LINKS: dict[int, frozenset[int]] = {g: LINKS[a] & LINKS[b] & LINKS[c] for g, (a, b, c) in G_LABELS.items()}
+
+
+def is_glabel(x: int) -> bool:
+    """True for a g-label id (a chain slot holding a g-candidate rather than a candidate)."""
+    return x >= 1000
+
+
+def glabel_variable(gid: int) -> int:
+    """The id of the CSP variable of a g-label."""
+    return gid // 10
+
+
+def glabel_of(vid: int, labels) -> int:
+    """The g-label of variable ``vid`` made of ``labels`` (its three labels, in any order)."""
+    wanted = set(labels)
+    for s in range(1, 7 if vid // 100 == 4 else 4):
+        if set(G_LABELS.get(10 * vid + s, ())) == wanted:
+            return 10 * vid + s
+    raise ValueError(f"no g-label of variable {vid} with labels {sorted(wanted)}")

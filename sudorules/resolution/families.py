@@ -185,6 +185,53 @@ WHIPS = Family(
 )
 
 
+# -- g-whips (SPEC §4.5) -----------------------------------------------------------------------------
+#
+# gW1 = W1: no g-whip[1] rule.  A pgwK fact is a partial whip of length K with at least one g-rlc
+# (a right-linking slot holding a g-label, labels.py); the pw facts of the whips are reused as they
+# are: partial-g-whip[n] extends a pw[n-1] with a g-rlc, or a pgw[n-1] with a candidate or a g-rlc,
+# and g-whip[n] extends the pgw[n-1] only (one whose rlcs are all candidates is a whip, found first).
+
+def _gwhip_fields(n: int, sal: Saliences, src: str = "") -> dict:
+    fields = _whip_fields(n, sal)
+    m = n - 1
+    fields.update({
+        "src": src,
+        "s_gwhip": sal.get(f"g-whip-{n}", 0),
+        "s_partial_gwhip": sal.get(f"partial-g-whip-{n}", 0),
+        "not_vars_m": "&".join(f"~?v{i}" for i in range(1, m + 1)),
+        "not_in_g_m": "".join(f"&:(not (member$ {x} ?gls))" for x in ["?z"] + [f"?r{i}" for i in range(1, m + 1)]),
+        # the new variable: unused (implied when extending a pw fact, see partial-g-whip-g.clp)
+        "v_constraint": ("?v&:(not (member$ ?v ?w))" if src == "pw" else
+                         "?v&" + "&".join(f"~?v{i}" for i in range(1, m + 1)) + "&:(not (member$ ?v ?w))"),
+    })
+    return fields
+
+
+def _pgw_template(k: int) -> str:
+    slots = " ".join(f"(slot v{i}) (slot l{i}) (slot r{i})" for i in range(1, k + 1))
+    return f"(deftemplate pgw{k} (slot z) {slots} (multislot inc))\n"
+
+
+GWHIPS = Family(
+    name="g-whip", title="g-whips (whips whose right-linking objects may be g-candidates)", letter="gW", rank=25,
+    owns=lambda rule: rule == "g-whip",
+    groups=lambda n, max_length: [f"g-whip-{n}", f"partial-g-whip-{n - 1}"] if n >= 2 else [],
+    verify=lambda state, step: verify.check_chain(state, step, braid=False, g=True),
+    parse=lambda line: notation.parse_chain_line(line, "g-whip"),
+    base=lambda max_length: [Generated(lambda top: "".join(_pgw_template(k) for k in range(1, top))),
+                             "g-links.clp"] + (["partial-g-whip1.clp"] if max_length >= 2 else []),
+    handover={2: ("g-labels",)},
+    templates=(
+        Template("g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if n >= 2 else []),
+        # partial-g-whip[n] (n >= 2), built at level n+1; none at the longest length
+        Template("partial-g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if 2 <= n < top else []),
+        Template("partial-g-whip-g.clp",
+                 lambda n, sal, top: [_gwhip_fields(n, sal, src) for src in ("pw", "pgw")] if 2 <= n < top else []),
+    ),
+)
+
+
 # -- Braids (SPEC §4.4) ------------------------------------------------------------------------------
 
 def _braid_fields(n: int, sal: Saliences, anchor: str) -> dict:
@@ -234,7 +281,7 @@ BRAIDS = Family(
 
 
 #: every family, in rank order
-FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, BRAIDS), key=lambda f: f.rank))
+FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS), key=lambda f: f.rank))
 
 
 @dataclass(frozen=True)
@@ -250,6 +297,7 @@ class TheorySpec:
 THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
     TheorySpec(Theory.W, (SINGLES, WHIPS), "Singles + whips", rating="W"),
     TheorySpec(Theory.B, (SINGLES, WHIPS, BRAIDS), "Singles + whips + braids", rating="B"),
+    TheorySpec(Theory.GW, (SINGLES, WHIPS, GWHIPS), "Singles + whips + g-whips", rating="gW"),
     TheorySpec(Theory.SW, (SINGLES, SUBSETS, WHIPS), "Singles + Subsets + whips"),
     TheorySpec(Theory.BRT, (SINGLES,), "Singles only (the basic resolution theory)"),
 )}

@@ -7,10 +7,10 @@ current form ``r2c1≠6`` and the older spaced form ``r2c1 ≠ 6`` are accepted.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Union
 
 from ..puzzle import Candidate, cell_at
-from .steps import ChainCell, CspVariable, Step, SubsetPattern
+from .steps import ChainCell, CspVariable, GCandidate, Step, SubsetPattern
 
 _ELIM = re.compile(r"r(\d)c(\d)\s*(?:≠|<>)\s*(\d)")
 _ASSERT = re.compile(r"r(\d)c(\d)\s*=\s*(\d)")
@@ -22,10 +22,10 @@ _SINGLE = re.compile(r"^(naked-single|hidden-single-in-a-(?:row|column|block))\s
 
 _CELLS = [
     (re.compile(r"^r(\d)c(\d)\{n(\d) (?:n(\d)|\.)\}$"), "rc"),
-    (re.compile(r"^r(\d)n(\d)\{c(\d) (?:c(\d)|\.)\}$"), "rn"),
-    (re.compile(r"^c(\d)n(\d)\{r(\d) (?:r(\d)|\.)\}$"), "cn"),
+    (re.compile(r"^r(\d)n(\d)\{c(\d) (?:c(\d{3}|\d)|\.)\}$"), "rn"),
+    (re.compile(r"^c(\d)n(\d)\{r(\d) (?:r(\d{3}|\d)|\.)\}$"), "cn"),
 ]
-_BN_CELL = re.compile(r"^b(\d)n(\d)\{r(\d)c(\d) (?:r(\d)c(\d)|\.)\}$")
+_BN_CELL = re.compile(r"^b(\d)n(\d)\{r(\d)c(\d) (?:r(\d{3}|\d)c(\d{3}|\d)|\.)\}$")
 
 
 class NotationError(ValueError):
@@ -45,6 +45,24 @@ def _label(variable: CspVariable, element: str) -> Candidate:
     return Candidate(b, int(r), int(c))
 
 
+def _right(variable: CspVariable, element) -> Union[Candidate, GCandidate]:
+    """The right-linking object written ``element``: a label, or a g-candidate in segment notation
+    (``c456`` in an rn cell, ``r123`` in a cn cell, ``r1c456`` / ``r123c4`` in a bn cell)."""
+    if variable.kind == "bn":
+        rows, columns = element
+        if len(rows) == 1 and len(columns) == 1:
+            return _label(variable, rows + columns)
+    else:
+        if len(element) == 1:
+            return _label(variable, element)
+        rows, columns = (str(variable.first), element) if variable.kind == "rn" else (element, str(variable.first))
+    digit = variable.second
+    try:
+        return GCandidate.of(variable, [Candidate(digit, int(r), int(c)) for r in rows for c in columns])
+    except ValueError as error:
+        raise NotationError(str(error)) from None
+
+
 def parse_chain_cell(text: str) -> ChainCell:
     """Parse one ``{...}`` cell of a chain, e.g. ``c6n9{r2 r7}`` or ``b5n3{r4c6 .}``."""
     text = text.strip()
@@ -52,12 +70,12 @@ def parse_chain_cell(text: str) -> ChainCell:
         m = pattern.match(text)
         if m:
             variable = CspVariable(kind, int(m.group(1)), int(m.group(2)))
-            right = None if m.group(4) is None else _label(variable, m.group(4))
+            right = None if m.group(4) is None else _right(variable, m.group(4))
             return ChainCell(variable, _label(variable, m.group(3)), right)
     m = _BN_CELL.match(text)
     if m:
         variable = CspVariable("bn", int(m.group(1)), int(m.group(2)))
-        right = None if m.group(5) is None else _label(variable, m.group(5) + m.group(6))
+        right = None if m.group(5) is None else _right(variable, (m.group(5), m.group(6)))
         return ChainCell(variable, _label(variable, m.group(3) + m.group(4)), right)
     raise NotationError(f"not a chain cell: {text!r}")
 

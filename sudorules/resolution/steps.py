@@ -8,8 +8,9 @@ checker (:mod:`sudorules.checker`) and the rating read them.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..enums import Status, Theory
 from ..errors import NotSolvedError, TimeLimitError
@@ -80,19 +81,94 @@ def variables_of(candidate: Candidate) -> tuple[CspVariable, CspVariable, CspVar
 
 
 @dataclass(frozen=True)
+class GCandidate:
+    """A g-candidate (SPEC §4.5): a g-label of an rn, cn or bn variable, i.e. the three labels of
+    one row or column segment of that variable, at least two of them current candidates.  It can
+    be the right-linking object of a g-whip cell.  A candidate is g-linked to it when linked to all
+    three labels (:meth:`is_linked`)."""
+
+    variable: CspVariable
+    labels: tuple[Candidate, Candidate, Candidate]
+
+    @property
+    def digit(self) -> int:
+        return self.labels[0].digit
+
+    def is_linked(self, candidate: Candidate) -> bool:
+        """True when ``candidate`` is g-linked to this g-candidate: linked to each of its labels."""
+        return all(candidate.is_linked(label) for label in self.labels)
+
+    def __contains__(self, candidate: object) -> bool:
+        return candidate in self.labels
+
+    def element(self) -> str:
+        """The segment notation inside a cell's braces: ``c456`` (rn), ``r123`` (cn), ``r1c456`` or
+        ``r123c4`` (bn)."""
+        rows = "".join(str(r) for r in sorted({c.row for c in self.labels}))
+        columns = "".join(str(c) for c in sorted({c.column for c in self.labels}))
+        if self.variable.kind == "rn":
+            return f"c{columns}"
+        if self.variable.kind == "cn":
+            return f"r{rows}"
+        return f"r{rows}c{columns}"
+
+    def __str__(self) -> str:
+        """The name used in JSON chains: ``n7r3c456``, ``n7r123c4`` (the variable says which
+        g-label it is when an rn and a bn g-label have the same three labels)."""
+        rows = "".join(str(r) for r in sorted({c.row for c in self.labels}))
+        columns = "".join(str(c) for c in sorted({c.column for c in self.labels}))
+        return f"n{self.digit}r{rows}c{columns}"
+
+    @classmethod
+    def parse(cls, variable: CspVariable, text: str) -> "GCandidate":
+        """The g-candidate of ``variable`` named ``text`` (``n7r3c456``, the inverse of ``str``)."""
+        m = re.fullmatch(r"n([1-9])r([1-9]{1,3})c([1-9]{1,3})", text)
+        if not m:
+            raise ValueError(f"not a g-candidate name (like n7r3c456): {text!r}")
+        digit = int(m.group(1))
+        labels = tuple(Candidate(digit, int(r), int(c)) for r in m.group(2) for c in m.group(3))
+        return cls.of(variable, labels)
+
+    @classmethod
+    def of(cls, variable: CspVariable, labels) -> "GCandidate":
+        """Check that ``labels`` are the three labels of one g-label of ``variable`` (SPEC §4.5)."""
+        labels = tuple(sorted(labels, key=lambda c: (c.row, c.column)))
+        rows, columns = {c.row for c in labels}, {c.column for c in labels}
+        ok = (variable.kind in ("rn", "cn", "bn") and len(set(labels)) == 3
+              and all(c in variable for c in labels)
+              and (len(rows) == 1 and len({(c - 1) // 3 for c in columns}) == 1
+                   or len(columns) == 1 and len({(r - 1) // 3 for r in rows}) == 1)
+              and (variable.kind != "rn" or len(rows) == 1) and (variable.kind != "cn" or len(columns) == 1))
+        if not ok:
+            raise ValueError(f"not a g-label of {variable.name}: {[str(c) for c in labels]}")
+        return cls(variable, labels)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class ChainCell:
     """One CSP variable of a whip/braid: its left-linking and right-linking candidates.
 
-    ``right`` is None for the last cell of a whip or braid (printed ``.``).
+    ``right`` is None for the last cell of a whip or braid (printed ``.``); in a g-whip it may be a
+    :class:`GCandidate` of the variable (printed in segment notation, ``r3n7{c1 c456}``).
     """
 
     variable: CspVariable
     left: Candidate
-    right: Optional[Candidate]
+    right: Optional[Union[Candidate, GCandidate]]
+
+    @property
+    def is_g(self) -> bool:
+        """True when the right-linking object is a g-candidate."""
+        return isinstance(self.right, GCandidate)
 
     def text(self) -> str:
-        """SudoRules' notation, e.g. ``r4n8{c9 c3}`` or ``b5n3{r4c6 .}``."""
-        right = "." if self.right is None else self.variable.element(self.right)
+        """SudoRules' notation, e.g. ``r4n8{c9 c3}``, ``b5n3{r4c6 .}``, ``r3n7{c1 c456}``."""
+        if self.right is None:
+            right = "."
+        elif isinstance(self.right, GCandidate):
+            right = self.right.element()
+        else:
+            right = self.variable.element(self.right)
         return f"{self.variable.name}{{{self.variable.element(self.left)} {right}}}"
 
     def triple(self) -> tuple[str, str, Optional[str]]:
@@ -102,8 +178,13 @@ class ChainCell:
     @classmethod
     def from_triple(cls, triple: Any) -> "ChainCell":
         """The inverse of :meth:`triple`."""
-        variable, left, right = triple
-        return cls(CspVariable.parse(variable), Candidate.parse(left), None if right is None else Candidate.parse(right))
+        name, left, right = triple
+        variable = CspVariable.parse(name)
+        if right is None:
+            return cls(variable, Candidate.parse(left), None)
+        if len(right) == 6:
+            return cls(variable, Candidate.parse(left), Candidate.parse(right))
+        return cls(variable, Candidate.parse(left), GCandidate.parse(variable, right))
 
 
 @dataclass(frozen=True)

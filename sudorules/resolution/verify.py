@@ -18,11 +18,11 @@ and a solved path must end in it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence, Union
 
 from ..puzzle import Candidate, Puzzle, block_cells, cell_at, column_cells, row_cells
 from .state import ResolutionState
-from .steps import CspVariable, Step
+from .steps import CspVariable, GCandidate, Step
 
 HIDDEN_SINGLE_KINDS = {
     "hidden-single-in-a-row": "rn",
@@ -56,12 +56,22 @@ def check_single(state: ResolutionState, step: Step) -> list[str]:
     return []
 
 
-def _linked_to_any(candidate: Candidate, others: Iterable[Candidate]) -> bool:
-    return any(candidate.is_linked(other) for other in others)
+def _linked(candidate: Candidate, other: Union[Candidate, GCandidate]) -> bool:
+    """Linked to a candidate, or g-linked to a g-candidate (linked to each of its labels, SPEC §4.5)."""
+    if isinstance(other, GCandidate):
+        return all(candidate.is_linked(label) for label in other.labels)
+    return candidate.is_linked(other)
 
 
-def check_chain_target(state: ResolutionState, step: Step, target: Candidate, braid: bool) -> list[str]:
-    """Problems with one target of a whip (``braid=False``) or braid, in ``state`` before the step."""
+def _linked_to_any(candidate: Candidate, others: Iterable[Union[Candidate, GCandidate]]) -> bool:
+    return any(_linked(candidate, other) for other in others)
+
+
+def check_chain_target(state: ResolutionState, step: Step, target: Candidate, braid: bool,
+                       g: bool = False) -> list[str]:
+    """Problems with one target of a whip (``braid=False``) or braid, in ``state`` before the step;
+    with ``g``, of a g-whip (g-braid): a right-linking object may be a g-candidate of its variable
+    (SPEC §4.5), and "linked" to it means linked to each of its three labels."""
     problems: list[str] = []
     chain = step.chain
     n = len(chain)
@@ -73,7 +83,9 @@ def check_chain_target(state: ResolutionState, step: Step, target: Candidate, br
     if len(set(variables)) != n:
         problems.append("a CSP variable is used twice")
     lefts = [c.left for c in chain]
-    pattern = lefts + [c.right for c in chain if c.right is not None]
+    if not g and any(isinstance(c.right, GCandidate) for c in chain):
+        problems.append("a g-candidate in a chain that is no g-chain")
+    pattern = lefts + [c.right for c in chain if isinstance(c.right, Candidate)]
     # Loopless: no candidate repeats; a braid may reuse a left-linking candidate (it is linked to the
     # target or an earlier right-linking one wherever it appears), as SudoRules' braids do.
     repeats = len(set(lefts)) != len(lefts) if not braid else False
@@ -89,7 +101,7 @@ def check_chain_target(state: ResolutionState, step: Step, target: Candidate, br
         problems.append("only the last cell may lack a right-linking candidate")
     if problems:
         return problems
-    rights: list[Candidate] = []
+    rights: list[Union[Candidate, GCandidate]] = []
     for k, cell in enumerate(chain, start=1):
         variable, left, right = cell.variable, cell.left, cell.right
         candidates = state.candidates_of(variable)
@@ -102,11 +114,27 @@ def check_chain_target(state: ResolutionState, step: Step, target: Candidate, br
         elif braid:
             if not (left.is_linked(target) or _linked_to_any(left, rights)):
                 problems.append(f"cell {k}: {left} is linked neither to the target nor to an earlier right-linking candidate")
-        elif not left.is_linked(rights[-1]):
+        elif not _linked(left, rights[-1]):
             problems.append(f"cell {k}: {left} is not linked to the previous right-linking candidate {rights[-1]}")
         context = [target] + rights
         compatible = [c for c in candidates if not _linked_to_any(c, context)]
-        if right is not None:
+        if isinstance(right, GCandidate):
+            present = [c for c in right.labels if state.is_candidate(c)]
+            if right.variable != variable:
+                problems.append(f"cell {k}: the g-candidate is not one of {variable.name}")
+                break
+            if len(present) < 2:
+                problems.append(f"cell {k}: the g-label {right} has fewer than two candidates (no g-candidate)")
+                break
+            if left in right.labels:
+                problems.append(f"cell {k}: the left-linking candidate {left} is a label of the g-candidate")
+                break
+            others = [c for c in compatible if c not in right.labels]
+            if others:
+                problems.append(f"cell {k}: {[str(c) for c in others]} outside the g-candidate {right} are "
+                                f"compatible with the target and earlier right-linking objects")
+            rights.append(right)
+        elif right is not None:
             if right not in variable or not state.is_candidate(right) or right == left:
                 problems.append(f"cell {k}: {right} is not another candidate of {variable.name}")
                 break
@@ -185,16 +213,17 @@ def subset_targets(state: ResolutionState, step: Step) -> tuple[Optional[set[Can
     return (None if problems else targets), problems
 
 
-def check_chain(state: ResolutionState, step: Step, braid: bool) -> list[str]:
-    """Problems with a whip (``braid`` False) or braid line: each target checked on its own."""
-    rule = "braid" if braid else "whip"
+def check_chain(state: ResolutionState, step: Step, braid: bool, g: bool = False) -> list[str]:
+    """Problems with a whip (``braid`` False) or braid line (``g``: g-whip, g-braid): each target
+    checked on its own."""
+    rule = ("g-" if g else "") + ("braid" if braid else "whip")
     if not step.eliminations:
         return ["a step that eliminates nothing"]
     if step.level >= 3 and len(step.eliminations) != 1:
         return [f"{rule}[{step.level}] lines have exactly one target"]
     problems = []
     for target in step.eliminations:
-        problems += [f"{target}: {p}" for p in check_chain_target(state, step, target, braid)]
+        problems += [f"{target}: {p}" for p in check_chain_target(state, step, target, braid, g)]
     return problems
 
 
