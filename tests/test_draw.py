@@ -305,3 +305,14 @@ def test_notebook_fragment_is_scoped(w_path):
     # the first step is drawn without the script (an untrusted notebook)
     board = re.search(r'<div class="sr-board"[^>]*>(<svg.*?</svg>)', first, re.S).group(1)
     assert 'data-kind="candidate"' in board and html.escape(w_path.steps[0].text(), quote=False) in board
+
+
+def test_a_g_whip_draws_its_g_candidate_as_right_linking_spots():
+    """A g-candidate right-linking object (SPEC §4.5) is drawn on its labels, and the next left-linking
+    candidate, g-linked to it, hangs on it (the SPEC's own example line)."""
+    step = parse_step("g-whip[2]: r3n7{c1 c456} - c4n7{r1 .} ==> r6c1≠7")
+    g = step.chain[0].right
+    marks = step_marks(None, step)
+    assert sorted(str(c) for c in marks.rlcs) == sorted(str(c) for c in g.labels) == ["n7r3c4", "n7r3c5", "n7r3c6"]
+    assert [(kind, index) for kind, index, _ in chain_anchors(step)] == [("target", 0), ("rlc", 1)]
+    assert marks.links[1].source in g.labels and str(marks.links[1].destination) == "n7r1c4"

@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..puzzle import (CELLS, Candidate, Puzzle, block_cells, cell_at, cell_name, column_cells, column_of, row_cells,
                       row_of)
 from ..resolution.state import ResolutionState
-from ..resolution.steps import Step
+from ..resolution.steps import GCandidate, Step
 
 # --- geometry (user units; ``size`` only scales the picture) -------------------------------------
 CELL = 60.0  #: side of a cell
@@ -151,6 +151,26 @@ class Marks:
         return tuple(kind for kind, items in present if items)
 
 
+def _linked(candidate: Candidate, anchor: Union[Candidate, GCandidate]) -> bool:
+    """Linked to a candidate, or g-linked to a g-candidate (linked to each of its labels)."""
+    return anchor.is_linked(candidate) if isinstance(anchor, GCandidate) else candidate.is_linked(anchor)
+
+
+def _spots(right: Union[Candidate, GCandidate], state: Optional[ResolutionState]) -> tuple[Candidate, ...]:
+    """Where a right-linking object is drawn: the candidate, or the labels of a g-candidate (those
+    still candidates, when the state is known)."""
+    if not isinstance(right, GCandidate):
+        return (right,)
+    present = tuple(c for c in right.labels if state is None or state.is_candidate(c))
+    return present or right.labels
+
+
+def _point(right: Union[Candidate, GCandidate], state: Optional[ResolutionState]) -> Candidate:
+    """The one candidate an arrow or a dashed line starts from: a g-candidate's middle spot."""
+    spots = _spots(right, state)
+    return spots[len(spots) // 2]
+
+
 def chain_anchors(step: Step) -> list[Optional[tuple[str, int, Candidate]]]:
     """For each chain cell, where its left-linking candidate hangs: ``(kind, index, candidate)``.
 
@@ -158,14 +178,16 @@ def chain_anchors(step: Step) -> list[Optional[tuple[str, int, Candidate]]]:
     first target it is linked to) or ``rlc`` (index i of R_i, 1-based).  Whip (SPEC §4.2): cell 1
     hangs on the target, cell k on R(k-1).  Braid (SPEC §4.4): the first of target, R1, R2, ...
     that L_k is linked to.  A whip cell not linked to R(k-1) (not a valid whip) falls back to the
-    braid rule; None when L_k is linked to nothing before it."""
+    braid rule; None when L_k is linked to nothing before it.  A g-whip's right-linking g-candidate
+    (SPEC §4.5) anchors the left-linking candidates g-linked to it; the anchor returned is then the
+    g-candidate itself."""
     anchors: list[Optional[tuple[str, int, Candidate]]] = []
     targets = list(step.eliminations)
     for k, cell in enumerate(step.chain, start=1):
         left = cell.left
         if "braid" not in step.rule and k >= 2:
             previous = step.chain[k - 2].right
-            if previous is not None and left.is_linked(previous):
+            if previous is not None and _linked(left, previous):
                 anchors.append(("rlc", k - 1, previous))
                 continue
         found: Optional[tuple[str, int, Candidate]] = None
@@ -175,7 +197,7 @@ def chain_anchors(step: Step) -> list[Optional[tuple[str, int, Candidate]]]:
                 break
         if found is None:
             for i, earlier in enumerate(step.chain[:k - 1], start=1):
-                if earlier.right is not None and left.is_linked(earlier.right):
+                if earlier.right is not None and _linked(left, earlier.right):
                     found = ("rlc", i, earlier.right)
                     break
         anchors.append(found)
@@ -207,13 +229,14 @@ def step_marks(state: Optional[ResolutionState], step: Step) -> Marks:
     hold); None draws the cells without them."""
     if step.chain:
         anchors = chain_anchors(step)
-        links = tuple(Link(anchor[2], cell.left, k, anchor[0], anchor[1])
+        links = tuple(Link(_point(anchor[2], state), cell.left, k, anchor[0], anchor[1])
                       for k, (cell, anchor) in enumerate(zip(step.chain, anchors), start=1) if anchor is not None)
         return Marks(family=step.family, targets=tuple(step.eliminations),
                      llcs=tuple(cell.left for cell in step.chain),
-                     rlcs=tuple(cell.right for cell in step.chain if cell.right is not None),
+                     rlcs=tuple(spot for cell in step.chain if cell.right is not None
+                                for spot in _spots(cell.right, state)),
                      links=links,
-                     variables=tuple((cell.variable.name, cell.left, cell.right)
+                     variables=tuple((cell.variable.name, cell.left, _point(cell.right, state))
                                      for cell in step.chain if cell.right is not None))
     if step.subset is not None:
         pattern = step.subset
