@@ -135,3 +135,20 @@ def test_check_and_rate_read_pencilmark_files(rated, tmp_path):
     assert row[0] == str(marks) and row[2] == "1" and row[4] == str(core.solve(plain))
     table = sudorules.rate([marks], ratings=("W",))
     assert table["W"][0] == rating and table["status"][0] == "solved"
+
+
+def test_published_puzzles_read_back_from_their_state_after_singles(cb001):
+    """Issue 14's own form: published puzzles (W3-W5), the state after Singles that `solve` prints,
+    read back as pencilmarks: same W rating, same solution, a verified path."""
+    lines = (cb001 / "puzzles.txt").read_text().splitlines()
+    ratings = (cb001 / "W-ratings.txt").read_text().split()
+    picked = [next(i for i, r in enumerate(ratings) if r == str(level)) for level in (3, 4, 5)]
+    for index in picked:
+        text = lines[index].split()[0]
+        printed = subprocess.run([sys.executable, "-m", "sudorules", "solve", text], capture_output=True,
+                                 text=True, timeout=300, check=True).stdout
+        state = Puzzle.from_string(_printed_state_after_singles(printed))
+        again = sudorules.solve(state)
+        assert again.rating == int(ratings[index])
+        assert again.solution == "".join(map(str, core.solve(Puzzle.from_string(text)).givens))
+        assert replay(state, again.steps, core.solve(Puzzle.from_string(text)).givens).ok
