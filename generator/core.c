@@ -41,35 +41,55 @@
  * Random grids: how they are sampled, and how far from uniform
  * ---------------------------------------------------------------------------------------------------
  * sr_random_grid fills box 1 (top-left) with a uniformly random permutation of 1..9 (exact: digit
- * relabelling maps the grids with one box 1 one-to-one onto those with any other), then completes it
- * with random_search(): the propagating search above, where at each guess cell the candidate digits
- * are tried in a uniformly random order (the first one whose subtree has a completion is kept, so the
- * digit kept is uniform among the cell's *viable* digits).  The finished grid then goes through a
- * uniformly random element of the validity-preserving symmetry group (band and stack permutations,
- * row and column permutations inside them, transposition, digit relabelling).
+ * relabelling maps the grids with one box 1 one-to-one onto those with any other; one draw below 9!),
+ * then completes it by a randomised backtracking that does not use the solver (sample_grid(): the
+ * digit sets of the rows, columns and boxes, ~1.3 µs a grid against ~6.6 µs for the solver's
+ * propagating search used before, which made 38 guesses and 39 propagations a grid).  The cells are
+ * filled row by row, top to bottom; inside the current row the next cell is the empty one with fewest
+ * candidates (digits not yet in its row, column or box; the lowest column on ties), and its
+ * candidates are tried in a uniformly random order, backing up when a cell has none left (placing
+ * digit d in a row only takes d from the row's other cells, so a row's candidates are computed once
+ * and then narrowed by one vector AND per cell placed; each cell's frame keeps a copy).  Choosing
+ * inside the row by fewest candidates makes dead ends rare (2.4 a grid, against 51 in plain
+ * row-major order), ~39 of the 72 cells have a choice (one random draw each, on 32 bits), and the
+ * last row is forced (each column lacks one digit, and these always make a valid row and boxes).
+ * The search is exhaustive below each cell, so the digit kept at a cell is uniform among its *viable*
+ * digits (those with a completion), and which cell comes next depends only on the digits placed so
+ * far.  The finished grid then goes through a uniformly random transposition and band, stack, row and
+ * column permutations (one draw below 2 * 6^8).  Digit relabelling is not drawn: the sampler's
+ * probabilities do not depend on the digits' names (box 1 is uniform and the cell order and the counts
+ * of candidates are the same under any relabelling), so it is uniform in that respect already.
  *
- * Given box 1, a grid g is drawn with probability P(g) = prod 1/v_i over the guess points of its
- * search path (v_i viable digits at guess i), where uniform sampling would give every grid
- * 1/N1, N1 = 6,670,903,752,021,072,936,960 / 9! = 1.838e16 the completions of a box 1.  So the
- * sampler is NOT uniform: grids reached through few, narrow guesses are favoured.  The symmetry step
- * makes the result exactly uniform inside each equivalence class of grids, so the bias lies only
- * across the 5,472,730,538 essentially different grids (it averages P over a class).
+ * Given box 1, a grid g is drawn with probability P(g) = prod 1/v_i over the cells of its path (v_i
+ * viable digits at cell i; 1 where the cell has one candidate), where uniform sampling would give
+ * every grid 1/N1, N1 = 6,670,903,752,021,072,936,960 / 9! = 1.838e16 the completions of a box 1.
+ * So the sampler is NOT uniform: grids reached through few, narrow choices are favoured.  The
+ * symmetry step makes the result exactly uniform inside each equivalence class of grids, so the bias
+ * lies only across the 5,472,730,538 essentially different grids (it averages P over a class).
+ * path_weight() computes w(g) = 1/P(g) exactly for any complete grid: it follows the sampler's path
+ * to g, and at each cell counts the viable candidates with the solver (a candidate that the solver's
+ * propagation of box 1 plus the path so far removes has no completion; each other one is tested).
  *
- * Measured with sr_random_grid_weighted (which returns w(g) = 1/P(g)), 20,000 grids, seed 5: the mean
- * of w is 1.857e16, within 1% of N1 (a check of the weights: E[w] = N1 exactly), but w ranges from
- * 1.1e14 to 5.1e17 (coefficient of variation 1.5), and the effective sample size
- * (sum w)^2 / (n sum w^2) is 0.30 of n.  In words: before the symmetry step, the likeliest grids
- * sampled are drawn ~4,600 times as often as the least likely ones.  A statistic whose terms are
- * weighted by w / N1 (importance sampling) is exactly unbiased, at ~1/0.30 = 3.3 times the variance.
+ * Measured with sr_random_grid_weighted (which returns w(g); ~240 µs a grid, as before), 20,000
+ * grids, seed 5: the mean of w is 0.972 N1 (a check of the weights: E[w] = N1 exactly; the weights are
+ * heavy-tailed, so a sample mean is more often low than high: 200,000 grids, seeds 100..109, give
+ * 0.998 +- 0.003 N1), but w ranges from 1.7e14 to 6.8e17 (coefficient of variation 1.45), and the
+ * effective sample size (sum w)^2 / (n sum w^2) is 0.32 of n.  In words: before the symmetry step,
+ * the likeliest grids sampled are drawn ~4,100 times as often as the least likely ones (the
+ * solver-based search used before, same run: cv 1.52, effective sample size 0.30, ratio ~4,600).  A
+ * statistic whose terms are weighted by w / N1 (importance sampling) is exactly unbiased, at
+ * ~1/0.32 = 3.1 times the variance.
  *
  * After the symmetry step the bias is much smaller, because a class's probability is the average of
- * P over its ~1.2e12 members, and P varies mostly within classes.  sr_grid_weight(g) gives w for any
- * complete grid g; a class's probability relative to uniform is r = mean over symmetries s of
- * N1 / w(s g).  Measured (benchmarks/bench_core.py, 400 sampled grids x 120 random symmetries each,
- * split in halves so the estimation noise cancels in a covariance): r has standard deviation 0.42
- * across the classes the sampler draws, 5% / 50% / 95% quantiles of the estimates 0.61 / 0.98 / 1.97.
- * So the sampler draws some classes about twice as often as uniform and others about half as often;
- * this is the usual random-backtracking grid source, not an exactly uniform sampler.
+ * P over its ~1.2e12 members, and P varies mostly within classes (cv ~1.2 within one class).
+ * sr_grid_weight(g) gives w for any complete grid g; a class's probability relative to uniform is
+ * r = mean over symmetries s of N1 / w(s g).  Measured (benchmarks/bench_core.py print_class_bias,
+ * 200 sampled grids x 100 symmetries seed 1, 400 x 120 seeds 7 and 11, split in halves so the
+ * estimation noise cancels in a covariance): r has standard deviation 0.52 / 0.50 / 0.42 across the
+ * classes the sampler draws (the solver-based search, same runs: 0.42 / 0.42 / 0.47), 5% / 50% / 95%
+ * quantiles of the estimates 0.65 / 1.03 / 2.03 (seed 7; before 0.61 / 0.98 / 1.97).  So the sampler
+ * draws some classes about twice as often as uniform and others about half as often, as the search
+ * used before did; this is the usual random-backtracking grid source, not an exactly uniform sampler.
  */
 #include "core.h"
 
@@ -376,48 +396,6 @@ static int count_from(state *s, int limit, uint8_t *solution)
     return ctx.count < ctx.limit ? ctx.count : ctx.limit;
 }
 
-/* Random completion of a consistent state into `grid`; 1 on success, 0 when there is none.  At each
- * guess cell the candidates are tried in a uniformly random order on copies of the state, so the
- * digit kept is uniform among the cell's viable digits (those with a completion) and a viable
- * subtree is never left.  A grid g is thus drawn with probability prod 1/v_i over the guess points
- * of its path, v_i the number of viable digits there.  When `weight` is not NULL the untried digits
- * are tested too and *weight is multiplied by prod v_i = 1/P(g) (for measuring the bias). */
-static int random_search(state *s, sr_rng *rng, uint8_t *grid, double *weight)
-{
-    if (!propagate(s)) return 0;
-    if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
-        write_grid(s, grid);
-        return 1;
-    }
-    int b = 0;
-    uint32_t bit = 0;
-    choose_cell(s, &b, &bit);
-    int digits[9], n = 0;
-    for (int e = 0; e < 9; ++e)
-        if (s->cand[9 * b + e] & bit) digits[n++] = e;
-    for (int j = 0; j < n; ++j) {
-        int r = j + (int)sr_rng_below(rng, (uint32_t)(n - j)); /* lazy Fisher-Yates */
-        int d = digits[r];
-        digits[r] = digits[j];
-        digits[j] = d;
-        state t = *s;
-        assign(&t, b, d, bit);
-        if (random_search(&t, rng, grid, weight)) {
-            if (weight) {
-                int viable = 1;
-                for (int k = j + 1; k < n; ++k) {
-                    state u = *s;
-                    assign(&u, b, digits[k], bit);
-                    viable += count_from(&u, 1, NULL);
-                }
-                *weight *= viable;
-            }
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* ---- public API ------------------------------------------------------------------------------- */
 
 int sr_count_solutions(const uint8_t *grid, int limit, uint8_t *solution)
@@ -491,7 +469,7 @@ void sr_rng_seed(sr_rng *rng, uint64_t seed)
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t sr_rng_next(sr_rng *rng)
+static inline uint64_t rng_next(sr_rng *rng)
 {
     uint64_t *s = rng->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -505,94 +483,269 @@ uint64_t sr_rng_next(sr_rng *rng)
     return result;
 }
 
-uint32_t sr_rng_below(sr_rng *rng, uint32_t bound)
+uint64_t sr_rng_next(sr_rng *rng) { return rng_next(rng); }
+
+static inline uint32_t rng_below(sr_rng *rng, uint32_t bound)
 {
     /* Lemire's multiply-and-reject on the high 32 bits of the output. */
-    uint64_t m = (sr_rng_next(rng) >> 32) * (uint64_t)bound;
+    uint64_t m = (rng_next(rng) >> 32) * (uint64_t)bound;
     uint32_t low = (uint32_t)m;
     if (low < bound) {
         uint32_t threshold = (0u - bound) % bound;
         while (low < threshold) {
-            m = (sr_rng_next(rng) >> 32) * (uint64_t)bound;
+            m = (rng_next(rng) >> 32) * (uint64_t)bound;
             low = (uint32_t)m;
         }
     }
     return (uint32_t)(m >> 32);
 }
 
-/* A uniformly random permutation of 0..n-1 (Fisher-Yates). */
-static void random_permutation(sr_rng *rng, int *p, int n)
+uint32_t sr_rng_below(sr_rng *rng, uint32_t bound) { return rng_below(rng, bound); }
+
+/* ---- the random grid sampler (how it works and its bias: the head comment) ------------------- */
+
+/* POP9[x]: the number of digits in the 9-bit set x. */
+#define POP9_OF(x)                                                                              \
+    (((x) & 1) + ((x) >> 1 & 1) + ((x) >> 2 & 1) + ((x) >> 3 & 1) + ((x) >> 4 & 1) +             \
+     ((x) >> 5 & 1) + ((x) >> 6 & 1) + ((x) >> 7 & 1) + ((x) >> 8 & 1))
+static const uint8_t POP9[512] = {REP512(POP9_OF)};
+
+/* The six permutations of 0..2, for decoding the random symmetry. */
+static const uint8_t PERM3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/* The sampler's partial grid: its digits (0 for an empty cell) and, for each row, column and box,
+ * the set of digits placed there (bit d for digit d+1). */
+typedef struct {
+    uint8_t g[81];
+    uint32_t row[9], col[9], box[9];
+} fill_state;
+
+static inline void fill_place(fill_state *f, int r, int c, int d)
 {
-    for (int i = 0; i < n; ++i) p[i] = i;
-    for (int i = n - 1; i > 0; --i) {
-        int j = (int)sr_rng_below(rng, (uint32_t)i + 1);
-        int t = p[i];
-        p[i] = p[j];
-        p[j] = t;
+    uint32_t bit = 1u << d;
+    f->g[9 * r + c] = (uint8_t)(d + 1);
+    f->row[r] |= bit;
+    f->col[c] |= bit;
+    f->box[3 * (r / 3) + c / 3] |= bit;
+}
+
+static inline void fill_clear(fill_state *f, int r, int c)
+{
+    uint32_t bit = 1u << (f->g[9 * r + c] - 1);
+    f->g[9 * r + c] = 0;
+    f->row[r] ^= bit;
+    f->col[c] ^= bit;
+    f->box[3 * (r / 3) + c / 3] ^= bit;
+}
+
+/* Start from box 1 holding digits box1[0..8] (row-major inside the box). */
+static void fill_init(fill_state *f, const int *box1)
+{
+    memset(f, 0, sizeof *f);
+    for (int i = 0; i < 9; ++i) fill_place(f, i / 3, i % 3, box1[i]);
+}
+
+/* The sampler's next cell in row r, whose empty columns are `open` (not empty): the one with fewest
+ * candidate digits (digits not yet in its row, column or box), the lowest column on ties.  Its
+ * column goes to *col; its candidates are returned (0: a dead end).  Branch-free: each cell's key
+ * is (number of candidates) * 16 + column, and the least key wins.  path_weight() follows the path
+ * with this; sample_grid() applies the same rule to its row's candidates kept incrementally (the two
+ * draw identical grids: checked on 300,000 grids when the incremental form was written). */
+static inline uint32_t fill_choose(const fill_state *f, int r, uint32_t open, int *col)
+{
+    uint32_t used = f->row[r], best = 0xFFu;
+    const uint32_t *boxes = f->box + 3 * (r / 3);
+    do {
+        int c = lowest_bit(open);
+        open &= open - 1;
+        uint32_t key = (uint32_t)POP9[~(used | f->col[c] | boxes[c / 3]) & 0x1FFu] << 4 | (uint32_t)c;
+        best = key < best ? key : best;
+    } while (open);
+    int c = (int)(best & 15u);
+    *col = c;
+    return ~(used | f->col[c] | boxes[c / 3]) & 0x1FFu;
+}
+
+/* 32 random bits: the two halves of each 64-bit output in turn (*spare holds the unused half, or
+ * 0 for none: a half is stored with bit 32 set). */
+static inline uint32_t next32(sr_rng *rng, uint64_t *spare)
+{
+    if (*spare) {
+        uint32_t x = (uint32_t)*spare;
+        *spare = 0;
+        return x;
+    }
+    uint64_t w = rng_next(rng);
+    *spare = (w & 0xFFFFFFFFu) | (1ull << 32);
+    return (uint32_t)(w >> 32);
+}
+
+/* A uniform integer in [0, bound), bound >= 1: Lemire's multiply-and-reject on 32 bits. */
+static inline uint32_t below32(sr_rng *rng, uint64_t *spare, uint32_t bound)
+{
+    uint64_t m = (uint64_t)next32(rng, spare) * bound;
+    if ((uint32_t)m < bound) {
+        uint32_t threshold = (0u - bound) % bound;
+        while ((uint32_t)m < threshold) m = (uint64_t)next32(rng, spare) * bound;
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* Draw box 1 (a uniformly random permutation of the digits 0..8: one draw below 9!, decoded as the
+ * swaps of a Fisher-Yates shuffle) and complete it by the randomised backtracking of the head
+ * comment into `grid` (digits 1..9). */
+static void sample_grid(sr_rng *rng, uint8_t *grid)
+{
+    int box1[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+    uint32_t x = rng_below(rng, 362880u);
+    for (int i = 8; i > 0; --i) {
+        int j = (int)(x % (uint32_t)(i + 1)), t = box1[i];
+        x /= (uint32_t)(i + 1);
+        box1[i] = box1[j];
+        box1[j] = t;
+    }
+    fill_state f;
+    fill_init(&f, box1);
+    /* One frame per cell of the path: cand[] holds the candidates of each cell of the current row
+     * before this cell got its digit (placing digit d in a row takes d from the row's other cells
+     * and changes nothing else for them). */
+    typedef struct {
+        uint16_t cand[16];
+        uint8_t r, c;
+        uint16_t open;  /* the empty cells of row r when this cell was chosen (c included) */
+        uint16_t avail; /* the candidates of the cell not tried yet */
+    } frame;
+    frame stack[64];
+    uint16_t cand[16] = {0};
+    int depth = 0, r = 0;
+    uint32_t open = 0x1F8u; /* row 0 without box 1 */
+    uint64_t spare = 0;
+    for (int c = 3; c < 9; ++c) cand[c] = (uint16_t)(~(f.row[0] | f.col[c] | f.box[c / 3]) & 0x1FFu);
+    for (;;) {
+        while (!open) {
+            if (++r == 8) { /* the last row is forced: each column lacks one digit, and those
+                               * nine digits always make a valid row and boxes */
+                for (int c = 0; c < 9; ++c) f.g[72 + c] = (uint8_t)(lowest_bit(~f.col[c]) + 1);
+                memcpy(grid, f.g, 81);
+                return;
+            }
+            open = r < 3 ? 0x1F8u : 0x1FFu;
+            const uint32_t *boxes = f.box + 3 * (r / 3);
+            for (int c = 0; c < 9; ++c) cand[c] = (uint16_t)(~(f.row[r] | f.col[c] | boxes[c / 3]) & 0x1FFu);
+        }
+        uint32_t best = 0xFFFFFu;
+        for (uint32_t o = open; o; o &= o - 1) {
+            uint32_t c = (uint32_t)lowest_bit(o);
+            uint32_t key = (uint32_t)POP9[cand[c]] << 13 | c << 9 | cand[c];
+            best = key < best ? key : best;
+        }
+        frame *t = stack + depth;
+        memcpy(t->cand, cand, sizeof cand);
+        t->r = (uint8_t)r;
+        t->c = (uint8_t)(best >> 9 & 15u);
+        t->open = (uint16_t)open;
+        t->avail = (uint16_t)(best & 0x1FFu);
+        for (;;) { /* put the next untried digit at stack[depth]; back up while there is none */
+            uint32_t a = t->avail;
+            if (a) {
+                int n = POP9[a];
+                if (n > 1)
+                    for (uint32_t j = below32(rng, &spare, (uint32_t)n); j; --j) a &= a - 1;
+                int d = lowest_bit(a);
+                uint16_t bit = (uint16_t)(1u << d);
+                t->avail = (uint16_t)(t->avail & ~bit);
+                r = t->r;
+                fill_place(&f, r, t->c, d);
+                open = t->open & ~(1u << t->c);
+                for (int c = 0; c < 16; ++c) cand[c] = (uint16_t)(t->cand[c] & ~bit);
+                ++depth;
+                break;
+            }
+            if (depth == 0) return; /* unreachable: every box 1 has completions */
+            --t;
+            --depth;
+            fill_clear(&f, t->r, t->c);
+        }
     }
 }
 
-/* A random line order that keeps bands (or stacks) together: line i goes to position order[i]. */
-static void random_line_order(sr_rng *rng, int *order)
+/* 1/P(grid | its box 1) for the sampler, for a complete valid grid: follow the sampler's path to
+ * `grid` and multiply the numbers of viable candidates (those with a completion) of its cells.  The
+ * solver state s holds box 1 and the path so far, propagated: a candidate that propagation removed
+ * from the cell has no completion; the others are tested by the solver (one completion is enough). */
+static double path_weight(const uint8_t *grid)
 {
-    int groups[3], inside[3];
-    random_permutation(rng, groups, 3);
-    for (int g = 0; g < 3; ++g) {
-        random_permutation(rng, inside, 3);
-        for (int j = 0; j < 3; ++j) order[3 * g + j] = 3 * groups[g] + inside[j];
+    int box1[9];
+    uint8_t start[81] = {0};
+    for (int i = 0; i < 9; ++i) {
+        int k = 9 * (i / 3) + i % 3;
+        box1[i] = grid[k] - 1;
+        start[k] = grid[k];
     }
+    fill_state f;
+    fill_init(&f, box1);
+    state s;
+    if (!init_state(&s, start) || !propagate(&s)) return 0.0;
+    double weight = 1.0;
+    for (int r = 0; r < 9; ++r)
+        for (uint32_t open = r < 3 ? 0x1F8u : 0x1FFu; open;) {
+            int c = 0;
+            uint32_t cand = fill_choose(&f, r, open, &c);
+            int k = 9 * r + c, d = grid[k] - 1, b = r / 3;
+            uint32_t bit = 1u << (k - 27 * b);
+            if (!(cand >> d & 1u)) return 0.0;
+            int viable = 1; /* d itself: the grid completes it */
+            for (uint32_t others = cand & ~(1u << d); others; others &= others - 1) {
+                int e = lowest_bit(others);
+                if (!(s.cand[9 * b + e] & bit)) continue;
+                state u = s;
+                assign(&u, b, e, bit);
+                viable += count_from(&u, 1, NULL);
+            }
+            weight *= viable;
+            if (s.unsolved[b] & bit) {
+                assign(&s, b, d, bit);
+                if (!propagate(&s)) return 0.0;
+            }
+            fill_place(&f, r, c, d);
+            open &= ~(1u << c);
+        }
+    return weight;
 }
 
 double sr_grid_weight(const uint8_t *grid)
 {
-    uint8_t start[81] = {0};
     for (int k = 0; k < 81; ++k)
-        if (k % 9 < 3 && k < 27) start[k] = grid[k];
-    state s;
-    if (!init_state(&s, start) || sr_count_solutions(grid, 1, NULL) != 1) return 0.0;
-    for (int k = 0; k < 81; ++k)
-        if (!grid[k]) return 0.0;
-    double weight = 1.0;
-    for (;;) { /* follow the path random_search takes to `grid` */
-        if (!propagate(&s)) return 0.0;
-        if (!(s.unsolved[0] | s.unsolved[1] | s.unsolved[2])) return weight;
-        int b = 0;
-        uint32_t bit = 0;
-        choose_cell(&s, &b, &bit);
-        int target = grid[27 * b + lowest_bit(bit)] - 1, viable = 0;
-        for (int d = 0; d < 9; ++d)
-            if (d != target && (s.cand[9 * b + d] & bit)) {
-                state u = s;
-                assign(&u, b, d, bit);
-                viable += count_from(&u, 1, NULL);
-            }
-        weight *= viable + 1;
-        assign(&s, b, target, bit);
-    }
+        if (!grid[k] || grid[k] > 9) return 0.0;
+    if (sr_count_solutions(grid, 1, NULL) != 1) return 0.0;
+    return path_weight(grid);
 }
 
 void sr_random_grid(sr_rng *rng, uint8_t *grid) { sr_random_grid_weighted(rng, grid, NULL); }
 
 void sr_random_grid_weighted(sr_rng *rng, uint8_t *grid, double *weight)
 {
-    uint8_t start[81] = {0};
-    int box[9];
-    random_permutation(rng, box, 9);
-    for (int i = 0; i < 9; ++i) start[9 * (i / 3) + i % 3] = (uint8_t)(box[i] + 1);
-    state s;
-    init_state(&s, start);
     uint8_t filled[81];
-    if (weight) *weight = 1.0;
-    random_search(&s, rng, filled, weight); /* a valid box 1 always completes */
-
-    int rows[9], cols[9], digits[9];
-    random_line_order(rng, rows);
-    random_line_order(rng, cols);
-    random_permutation(rng, digits, 9);
-    int transpose = (int)sr_rng_below(rng, 2);
+    sample_grid(rng, filled);
+    if (weight) *weight = path_weight(filled);
+    /* The random symmetry, from one draw below 2 * 6^8: transposition, then the order of the bands
+     * and of the rows inside each, and the same for stacks and columns (a permutation of 3 things is
+     * one base-6 digit).  Row r of `filled` goes to rows[r], column c to cols[c]. */
+    uint32_t x = rng_below(rng, 2u * 1679616u);
+    int transpose = (int)(x & 1u), rows[9], cols[9];
+    x >>= 1;
+    for (int *order = rows; order; order = order == rows ? cols : NULL) {
+        const uint8_t *groups = PERM3[x % 6];
+        x /= 6;
+        for (int g = 0; g < 3; ++g) {
+            const uint8_t *inside = PERM3[x % 6];
+            x /= 6;
+            for (int j = 0; j < 3; ++j) order[3 * g + j] = 3 * groups[g] + inside[j];
+        }
+    }
     for (int r = 0; r < 9; ++r)
         for (int c = 0; c < 9; ++c) {
             int k = transpose ? 9 * cols[c] + rows[r] : 9 * rows[r] + cols[c];
-            grid[k] = (uint8_t)(digits[filled[9 * r + c] - 1] + 1);
+            grid[k] = filled[9 * r + c];
         }
 }

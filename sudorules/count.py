@@ -14,7 +14,8 @@ grid is uniform.  Over k independent samples the estimate is mean(V_c), its rela
 sd(V_c) / (mean(V_c) sqrt(k)).
 
 The grids come from the core's random-backtracking sampler, which is not uniform across grid classes
-(generator/core.c): it favours grids with ~13 % more minimal puzzles than the average.  By default
+(generator/core.c): it favoured grids with ~13 % more minimal puzzles than the average (measured with the
+sampler before issue 13's, whose class-level bias was about the same).  By default
 (``weighted``) each sample is therefore multiplied by its grid's importance weight w(g) / N1, where
 w(g) = 1 / P(g | box 1) is returned by the sampler and N1 = 9!-th of all grids = E[w]: the estimate
 is then exactly unbiased for uniform grids, at about 3 times the variance.  ``weighted=False`` gives

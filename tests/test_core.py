@@ -223,6 +223,41 @@ def test_grid_weights_are_positive_for_complete_grids_only_and_ignore_digit_name
     assert (core.grid_weights(broken) == 0).all() and (core.grid_weights(holes) == 0).all()
 
 
+def reference_path_weight(grid):
+    """1/P(grid | box 1) for the sampler of core.c, recomputed from its rule with the solver as the
+    only oracle: rows top to bottom; in a row, the empty cell with fewest candidates (lowest column on
+    ties); the product of each cell's candidates that have a completion (count_solutions >= 1)."""
+    values = [int(v) for v in grid]
+    partial = [v if k < 27 and k % 9 < 3 else 0 for k, v in enumerate(values)]
+
+    def candidates(r, c):
+        used = {partial[9 * r + j] for j in range(9)} | {partial[9 * i + c] for i in range(9)}
+        used |= {partial[9 * (3 * (r // 3) + i) + 3 * (c // 3) + j] for i in range(3) for j in range(3)}
+        return [d for d in range(1, 10) if d not in used]
+
+    weight = 1.0
+    for r in range(9):
+        empty = [c for c in range(9) if not partial[9 * r + c]]
+        while empty:
+            c = min(empty, key=lambda j: (len(candidates(r, j)), j))
+            viable = 0
+            for d in candidates(r, c):
+                partial[9 * r + c] = d
+                viable += core.count_solutions(partial, limit=1)
+            assert viable >= 1
+            weight *= viable
+            partial[9 * r + c] = values[9 * r + c]
+            empty.remove(c)
+    return weight
+
+
+def test_grid_weights_follow_the_sampler_rule_exactly():
+    # grid_weights skips the candidates that propagation already rules out; the reference tests each
+    grids = core.random_grids(12, seed=21)
+    expected = [reference_path_weight(g) for g in grids]
+    assert core.grid_weights(grids).tolist() == pytest.approx(expected, rel=1e-12)
+
+
 def test_random_grids_use_every_digit_evenly_in_each_cell():
     grids = core.random_grids(9000, seed=1)
     per_cell = np.stack([(grids == d).sum(axis=0) for d in range(1, 10)])  # 9 x 81, mean 1000
