@@ -120,7 +120,7 @@ def solver():
 
 
 def test_generated_puzzles_under_gw_reverify_and_rate_at_most_w(solver):
-    puzzles = list(sudorules.generate_puzzles("top-down", 14, seed=1212)["puzzle"])
+    puzzles = list(sudorules.generate_puzzles("top-down", 8, seed=1212)["puzzle"])  # any puzzles do here
     for puzzle in puzzles:
         w = solver.solve(puzzle, "W")
         gw = solver.solve(puzzle, "gW")
