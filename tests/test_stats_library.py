@@ -365,3 +365,14 @@ def test_figure_has_a_title_with_n_and_a_log_scale_for_rare_levels(tmp_path):
     finally:
         import matplotlib.pyplot
         matplotlib.pyplot.close("all")
+
+
+def test_mean_distance_of_identical_ratings_is_zero_not_an_error():
+    """Identical columns can give r = 1 + 2e-16: the distance is 0 (the CLI once crashed on it)."""
+    import pandas as pd
+
+    from sudorules.stats.correlation import mean_distances
+
+    r = 1.0000000000000002
+    matrix = pd.DataFrame([[1.0, r], [r, 1.0]], index=["W", "B"], columns=["W", "B"])
+    assert mean_distances(matrix, ["W", "B"]) == {"W": 0.0, "B": 0.0}

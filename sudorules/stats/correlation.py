@@ -63,5 +63,7 @@ def mean_distances(matrix: pd.DataFrame, ratings: Sequence[str]) -> dict[str, fl
     result = {}
     for name in ratings:
         others = [matrix.loc[name, other] for other in ratings if other != name]
-        result[name] = math.sqrt(2 * (1 - float(np.mean(others)))) if others else math.nan
+        # Identical columns give a correlation a rounding error above 1 (found by the fuzz test:
+        # r = 1.0000000000000002): the distance is then 0, not a math domain error.
+        result[name] = math.sqrt(max(0.0, 2 * (1 - float(np.mean(others))))) if others else math.nan
     return result
