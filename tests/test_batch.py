@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sudorules.batch.runner import RateOptions, rate_file
+from sudorules.batch.runner import BatchError, RateOptions, rate_file
 
 from conftest import CB001
 
@@ -183,3 +183,16 @@ def test_retry_rates_failed_rows_again_in_place_and_resumes_from_its_side_file(c
     for i in (1, 3, 5):  # the solved rows are untouched
         assert after[i] == before[i]
     assert "rated 1 puzzle in" in result.output and "2 earlier rows replaced" in result.output
+
+
+def test_an_output_that_is_not_ours_is_refused_and_left_intact(tmp_path):
+    """Resuming reads the existing -o file: one that is not a rate output (no newline at all, bytes
+    that are not UTF-8, a bare CR in a field) is refused with one line and not truncated."""
+    source = tmp_path / "in.txt"
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\n")
+    for content in (b"\xff\xfe7\x00", b"some notes", b"puzzle,clues,W,status,seconds,error\nab\rc,1\n"):
+        out = tmp_path / "out.csv"
+        out.write_bytes(content)
+        with pytest.raises(BatchError):
+            rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1))
+        assert out.read_bytes() == content

@@ -91,25 +91,34 @@ class OutputLock:
 
 
 def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
-    """The complete rows already in an output file (none if it does not exist).
+    """The complete rows already in an output file (none if it does not exist or is empty).
 
-    A trailing line without its newline (impossible with our writer, possible after a disk error) is
-    cut off the file so that the next row starts cleanly.
+    The file must start with the header line of ``columns`` (else :class:`BatchError`: another
+    rating's output, or not our file at all; it is left untouched).  Then a trailing line without its
+    newline (impossible with our writer, possible after a disk error) is cut off the file so that the
+    next row starts cleanly.
     """
     if not path.exists() or path.stat().st_size == 0:
         return []
     data = path.read_bytes()
+    header = csv_line(columns).encode("utf-8")
+    if not data.startswith(header):
+        first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+        if first.startswith("puzzle,clues,") and first.endswith(",status,seconds,error"):
+            raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
+                             "use another output file or the same --rating as before")
+        raise BatchError(f"{path} is not an output of 'sudorules rate' (its first line is {first[:60]!r}): "
+                         "use another output file, or remove this one")
     if not data.endswith(b"\n"):
         keep = data.rfind(b"\n") + 1
         with open(path, "r+b") as handle:
             handle.truncate(keep)
         data = data[:keep]
-    rows = list(csv.reader(io.StringIO(data.decode("utf-8"))))
-    if not rows:
-        return []
-    if rows[0] != list(columns):
-        raise BatchError(f"{path} has columns {','.join(rows[0])}, expected {','.join(columns)}: "
-                         "use another output file or the same --rating as before")
+    try:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+    except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
+        raise BatchError(f"{path} is not a CSV written by 'sudorules rate' ({error}): use another output "
+                         "file, or remove this one") from None
     return rows[1:]
 
 
