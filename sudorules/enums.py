@@ -29,6 +29,7 @@ class Theory(_StrEnum):
     B = "B"      #: Singles + whips + braids: the B rating
     SW = "SW"    #: Singles + Subsets + whips
     GW = "gW"    #: Singles + whips + g-whips: the gW rating
+    GB = "gB"    #: Singles + whips + g-whips + braids + g-braids: the gB rating
 
     @classmethod
     def of(cls, value: "Theory | str") -> "Theory":

@@ -69,9 +69,9 @@ class Recorder:
         indices, coords = [int(x) for x in rest[:size]], [int(x) for x in rest[size:]]
         self.records.append([subset_pattern(size, unit, indices, coords), size, [int(target)], [], None])
 
-    def braid(self, level, target, rlcs, vid):
+    def braid(self, level, target, rlcs, vid, rule="braid"):
         cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid))
-        self.records.append(["braid", int(level), [int(target)], [], cells])
+        self.records.append([rule, int(level), [int(target)], [], cells])
 
     def contradict(self, vid):
         variable = variable_of_id(int(vid))

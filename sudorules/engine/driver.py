@@ -29,7 +29,7 @@ from ..resolution import families
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
-from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, label_variables
+from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_variables
 from .schedule import BraidSchedule
 from .trial import TrialState
 
@@ -67,6 +67,7 @@ class Engine:
         self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
         self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
         self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v), "sr-braid")
+        self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
         self.env.add_router(QuietRunLimit())
@@ -144,12 +145,27 @@ class Engine:
             reached = {v for x in LINKS[lab] & present for v in label_variables(x)} - own
             assert_touches(lab, *sorted(reached))
 
-    def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
-        """Put the rlcs of a braid found as a set into a valid order, with left-linking candidates.
+    def _assert_gtouches(self) -> None:
+        """g-braids: one ``tv`` fact per (g-label G with at least two current candidates, variable V
+        other than G's own) such that V has a current candidate g-linked to G (rules/g-braid.clp)."""
+        present = set(self.current_labels())
+        assert_touches = self.env.find_function("sr-touches")
+        for gid, labels in G_LABELS.items():
+            if sum(1 for lab in labels if lab in present) >= 2:
+                reached = {v for x in G_LINKS[gid] & present for v in label_variables(x)}
+                reached.discard(glabel_variable(gid))
+                if reached:
+                    assert_touches(gid, *sorted(reached))
 
-        Greedy: repeatedly take an rlc R that is the only candidate of some unused variable
-        compatible with the target and the rlcs already placed (a valid order exists, and placing
-        more rlcs never un-forces a variable).  Returns the flat (v, l, r) list ending (v, l, 0).
+    def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
+        """Put the rlcs of a braid or g-braid found as a set into a valid order, with left-linking
+        candidates.
+
+        Greedy: repeatedly take an rlc R (a candidate, or a g-label of a g-braid) such that, in
+        one unused variable V of R's, every candidate outside R is incompatible with the target
+        and the rlcs already placed (linked, or g-linked to a g-rlc) and one of them is left for
+        the left-linking candidate.  A valid order exists, and placing more rlcs never un-forces
+        a variable.  Returns the flat (v, l, r) list ending (v, l, 0).
         """
         current = set(self.current_labels())
         by_variable: dict[int, list[int]] = {}
@@ -162,31 +178,41 @@ class Engine:
         out: list[int] = []
         remaining = list(rlcs)
 
+        def links(r: int) -> frozenset[int]:
+            return G_LINKS[r] if is_glabel(r) else LINKS[r]
+
         def incompatible(x: int) -> bool:
-            return x in LINKS[target] or any(x in LINKS[r] for r in placed)
+            return x in LINKS[target] or any(x in links(r) for r in placed)
+
+        def places(r: int) -> Optional[tuple[int, int]]:
+            """(variable, left-linking candidate) where rlc r can be placed next, if any."""
+            inside = set(G_LABELS[r]) if is_glabel(r) else {r}
+            for v in ([glabel_variable(r)] if is_glabel(r) else label_variables(r)):
+                if v in used_vars:
+                    continue
+                others = [x for x in by_variable.get(v, []) if x not in inside]
+                if others and all(incompatible(x) for x in others):
+                    lefts = [x for x in others if x not in used_labels] or others
+                    return v, lefts[0]
+            return None
 
         while remaining:
             for r in remaining:
-                choice = None
-                for v in label_variables(r):
-                    if v in used_vars:
-                        continue
-                    others = [x for x in by_variable.get(v, []) if x != r]
-                    if others and all(incompatible(x) for x in others):
-                        lefts = [x for x in others if x not in used_labels] or others
-                        choice = (v, lefts[0])
-                        break
+                choice = places(r)
                 if choice:
                     v, lft = choice
                     out += [v, lft, r]
                     placed.append(r)
                     used_vars.add(v)
-                    used_labels.update((lft, r))
+                    used_labels.add(lft)
+                    if not is_glabel(r):
+                        used_labels.add(r)
                     remaining.remove(r)
                     break
             else:  # no valid order: keep the set as given (the checker will say so)
                 for r in remaining:
-                    out += [label_variables(r)[0], r, r]
+                    first = G_LABELS[r][0] if is_glabel(r) else r
+                    out += [glabel_variable(r) if is_glabel(r) else label_variables(r)[0], first, r]
                 remaining = []
         lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
         fresh = [x for x in lefts if x not in used_labels]
@@ -269,7 +295,7 @@ class Engine:
                 self.levels_loaded = level
             for kind in self._handover.get(level, ()):
                 {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
-                 "g-labels": self._assert_glabels}[kind]()
+                 "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             env.find_function("sr-activate")(level)
             if braids is not None and level >= 3:
                 braids.start_level(level, len(recorder.records))

@@ -1,8 +1,8 @@
 """The rule families, one declarative entry each: the one place that says what a family is.
 
 A :class:`Family` names the family, the theories it belongs to, its place in the simplest-first order
-of SPEC §5.3 (its ``rank`` inside a level: Subsets, then whips, then braids; g-whips and g-braids will
-sit between them), the salience groups it has at each level, the rule files it loads with the base
+of SPEC §5.3 (its ``rank`` inside a level: Subsets, then whip[n] > g-whip[n] > braid[n] > g-braid[n]),
+the salience groups it has at each level, the rule files it loads with the base
 program and the templates it fills for each level (one rule per template file, filled once per
 instance), the letter of its rating, and how its steps print, parse back and verify.  Everything
 else reads from here:
@@ -280,8 +280,63 @@ BRAIDS = Family(
 )
 
 
+# -- g-braids (SPEC §4.5) ----------------------------------------------------------------------------
+#
+# The braid analogue of g-whips, as g-whips are of whips: a pgbK fact is a partial braid (a set of rlcs,
+# braid.clp) with at least one g-rlc; the pb facts of the braids are reused as they are.  g-braid[n]
+# (n >= 3: gB2 = gW2, SPEC §5.1) extends pgb[n-1] facts only; partial-g-braid[n] extends a pb[n-1] or
+# a pgb[n-1] with a g-rlc, or a pgb[n-1] with a candidate, one rule per anchor of the new left-linking
+# candidate, grown target by target with the braids (the driver's focus facts).
+
+def _gbraid_fields(n: int, sal: Saliences, anchor: str, src: str = "pgb") -> dict:
+    fields = _braid_fields(n, sal, anchor)
+    fields.update({
+        "src": src,
+        "s_gbraid": sal.get(f"g-braid-{n}", 0),
+        "s_partial_gbraid": sal.get(f"partial-g-braid-{n}", 0),
+        "bind_gv": " (gv $?gv)" if src == "pgb" else "",
+        "test_gv": "&:(not (member$ ?v ?gv))" if src == "pgb" else "",
+        "not_in_g_s": "".join(f"&:(not (member$ {x} ?gls))"
+                              for x in ["?z"] + [f"?s{i}" for i in range(1, n)]),
+    })
+    return fields
+
+
+def _pgb_template(k: int) -> str:
+    slots = " ".join(f"(slot s{i})" for i in range(1, k + 1))
+    return f"(deftemplate pgb{k} (slot z) {slots} (multislot inc) (multislot lens) (multislot gv))\n"
+
+
+GBRAIDS = Family(
+    name="g-braid", title="g-braids (braids whose right-linking objects may be g-candidates)", letter="gB",
+    rank=35,
+    owns=lambda rule: rule == "g-braid",
+    groups=lambda n, max_length: ([f"g-braid-{n}"] + (["partial-g-braid-1"] if n == 3 else [])
+                                  + [f"partial-g-braid-{n - 1}"] if n >= 3 else []),
+    verify=lambda state, step: verify.check_chain(state, step, braid=True, g=True),
+    parse=lambda line: notation.parse_chain_line(line, "g-braid"),
+    base=lambda max_length: [Generated(lambda top: "".join(_pgb_template(k) for k in range(1, top))),
+                             "g-braid-vars.clp"],
+    level_files={3: ("partial-g-braid1.clp",)},  # partial-g-braid[1] = partial-g-whip[1], from level 3
+    handover={3: ("g-touches",)},
+    grows_by_target=True,
+    templates=(
+        Template("g-braid.clp",
+                 lambda n, sal, top: [_gbraid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
+        # partial-g-braid[n-1], built at level n for g-braid[n]: a candidate after a pgb, a g-rlc after
+        # a pb or a pgb
+        Template("partial-g-braid.clp",
+                 lambda n, sal, top: ([_gbraid_fields(n - 1, sal, j) for j in _anchors(n - 1)]
+                                      if n >= 3 else [])),
+        Template("partial-g-braid-g.clp",
+                 lambda n, sal, top: ([_gbraid_fields(n - 1, sal, j, src) for src in ("pb", "pgb")
+                                       for j in _anchors(n - 1)] if n >= 3 else [])),
+    ),
+)
+
+
 #: every family, in rank order
-FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS), key=lambda f: f.rank))
+FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS, GBRAIDS), key=lambda f: f.rank))
 
 
 @dataclass(frozen=True)
@@ -298,6 +353,8 @@ THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
     TheorySpec(Theory.W, (SINGLES, WHIPS), "Singles + whips", rating="W"),
     TheorySpec(Theory.B, (SINGLES, WHIPS, BRAIDS), "Singles + whips + braids", rating="B"),
     TheorySpec(Theory.GW, (SINGLES, WHIPS, GWHIPS), "Singles + whips + g-whips", rating="gW"),
+    TheorySpec(Theory.GB, (SINGLES, WHIPS, GWHIPS, BRAIDS, GBRAIDS), "Singles + whips + g-whips + braids + g-braids",
+               rating="gB"),
     TheorySpec(Theory.SW, (SINGLES, SUBSETS, WHIPS), "Singles + Subsets + whips"),
     TheorySpec(Theory.BRT, (SINGLES,), "Singles only (the basic resolution theory)"),
 )}
