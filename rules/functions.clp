@@ -25,10 +25,13 @@
 
 (deffunction sr-neighbours (?l $?ls) (assert (nb (l ?l) (ls ?ls))) TRUE)
 
-(deffunction sr-focus (?level $?zs) (foreach ?z ?zs (assert (focus (z ?z) (level ?level)))) TRUE)
+(deffunction sr-focus (?pass ?level $?zs)
+   (foreach ?z ?zs (assert (focus (z ?z) (level ?level) (pass ?pass))))
+   TRUE)
 
-(deffunction sr-focus-range (?z ?from ?to)
-   (loop-for-count (?level ?from ?to) (assert (focus (z ?z) (level ?level))))
+(deffunction sr-focus-range (?z ?from ?to $?passes)
+   (loop-for-count (?level ?from ?to)
+      (foreach ?pass ?passes (assert (focus (z ?z) (level ?level) (pass ?pass)))))
    TRUE)
 
 (deffunction sr-unfocus (?z ?from)

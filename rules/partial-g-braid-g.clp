@@ -11,8 +11,8 @@
    (declare (salience {s_partial_gbraid}))
    (logical
       ({src}{m} (z ?z) {bind_s} (inc $?inc) (lens $?lens){bind_gv})
+      (focus (z ?z) (level {k}) (pass {focus_pass}))
       (tv (a ?{j}) (v ?v{test_gv}))
-      (focus (z ?z) (level {k}))
       (gcand (g ?g) (v ?v)
              (ls $?gls{not_in_g_s}&:(> (g-free ?gls ?inc) 1))))
    (not (cv (v ?v) (l ?x&:(not (member$ ?x ?gls))&:(not (member$ ?x ?inc)))))

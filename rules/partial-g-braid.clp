@@ -7,8 +7,8 @@
    (declare (salience {s_partial_gbraid}))
    (logical
       (pgb{m} (z ?z) {bind_s} (inc $?inc) (lens $?lens) (gv $?gv))
+      (focus (z ?z) (level {k}) (pass {focus_pass}))
       (tv (a ?{j}) (v ?v&:(not (member$ ?v ?gv))))
-      (focus (z ?z) (level {k}))
       (cv (v ?v) (l ?r&~?z&{not_s}&:(not (member$ ?r ?inc)))))
    (not (cv (v ?v) (l ?x&~?r&:(not (member$ ?x ?inc)))))
    (nb (l ?r) (ls $?nr))

@@ -31,7 +31,8 @@
    (slot a) (slot v))        ; not contain a (a snapshot when braids start; see braid-touch.clp)
 
 (deftemplate focus           ; braids: the driver lets partial braids of target z grow to the
-   (slot z) (slot level))    ; length needed at level n (see braid.clp, partial-braid.clp)
+   (slot z) (slot level)     ; length needed at level n (see braid.clp, partial-braid.clp), in
+   (slot pass (default 1)))  ; its pass (1: braids, 2: g-braids; sudorules/engine/schedule.py)
 
 (deftemplate true-label      ; optional: a label of the known solution (never a whip target)
    (slot l))

@@ -58,7 +58,8 @@ class Engine:
             for level, kinds in family.handover.items():
                 wanted = self._handover.setdefault(level, [])
                 wanted += [kind for kind in kinds if kind not in wanted]
-        self._by_target = any(family.grows_by_target for family in spec.families)
+        #: the focus passes of the families whose partial chains grow target by target (braids)
+        self._passes = tuple(sorted({f.focus_pass for f in spec.families if f.focus_pass is not None}))
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -120,6 +121,7 @@ class Engine:
         """g-chains (rules/g-links.clp): for every g-label with at least two current candidates,
         its variable, its three labels and the current candidates g-linked to it (a snapshot when
         chains start: candidates only disappear, so it stays a superset)."""
+        self.env.find_function("sr-cand-index")()  # for g-free (rules/g-links.clp)
         present = set(self.current_labels())
         assert_glabel = self.env.find_function("sr-glabel")
         for gid, labels in G_LABELS.items():
@@ -255,9 +257,10 @@ class Engine:
         level = 0
         status = None
         braids = None
-        if self._by_target:
+        if self._passes:
             solution_labels = set(true_labels)
-            braids = BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels))
+            braids = BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels),
+                                   self._passes)
         while True:
             fired = env.run(RUN_CHUNK)
             if recorder.contradiction:

@@ -76,8 +76,10 @@ class Family:
     #: ``neighbours`` (``nb``: each candidate's linked candidates) and ``touches`` (``tv``: the
     #: variables reachable from each candidate)
     handover: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    #: its partial chains grow one target at a time, in the order of the driver's schedule (braids)
-    grows_by_target: bool = False
+    #: its partial chains grow one target at a time, in the order of the driver's schedule (braids),
+    #: in this pass of each level (:class:`sudorules.engine.schedule.BraidSchedule`): the focus facts
+    #: its rules wait for; None: its partial chains grow for every target at once
+    focus_pass: Optional[int] = None
 
 
 # -- Singles (and ECP, the basic resolution theory) --------------------------------------------------
@@ -234,6 +236,10 @@ GWHIPS = Family(
 
 # -- Braids (SPEC §4.4) ------------------------------------------------------------------------------
 
+#: the passes of a level in which the driver focuses targets for braids, then for g-braids
+BRAID_PASS, GBRAID_PASS = 1, 2
+
+
 def _braid_fields(n: int, sal: Saliences, anchor: str) -> dict:
     m = n - 1
     s = [f"?s{i}" for i in range(1, m + 1)]
@@ -246,6 +252,7 @@ def _braid_fields(n: int, sal: Saliences, anchor: str) -> dict:
         "list_s": " ".join(s),
         "not_s": "&".join("~" + x for x in s),
         "assert_s": " ".join(f"(s{i} (nth$ {i} ?s))" for i in range(1, n + 1)),
+        "focus_pass": BRAID_PASS,
     }
 
 
@@ -270,7 +277,7 @@ BRAIDS = Family(
                              "braid-touch.clp"],
     level_files={3: ("partial-braid1.clp",)},  # partial-braid[1], built when braids start (B2 = W2)
     handover={3: ("touches",)},
-    grows_by_target=True,
+    focus_pass=BRAID_PASS,
     templates=(
         Template("braid.clp", lambda n, sal, top: [_braid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
         # partial-braid[n-1], built at level n for braid[n]
@@ -292,6 +299,7 @@ def _gbraid_fields(n: int, sal: Saliences, anchor: str, src: str = "pgb") -> dic
     fields = _braid_fields(n, sal, anchor)
     fields.update({
         "src": src,
+        "focus_pass": GBRAID_PASS,
         "s_gbraid": sal.get(f"g-braid-{n}", 0),
         "s_partial_gbraid": sal.get(f"partial-g-braid-{n}", 0),
         "bind_gv": " (gv $?gv)" if src == "pgb" else "",
@@ -319,7 +327,7 @@ GBRAIDS = Family(
                              "g-braid-vars.clp"],
     level_files={3: ("partial-g-braid1.clp",)},  # partial-g-braid[1] = partial-g-whip[1], from level 3
     handover={3: ("g-touches",)},
-    grows_by_target=True,
+    focus_pass=GBRAID_PASS,
     templates=(
         Template("g-braid.clp",
                  lambda n, sal, top: [_gbraid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
