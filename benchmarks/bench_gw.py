@@ -116,7 +116,11 @@ def main() -> None:
         if r["gW"] != r["pub_gW"]:
             print(f"  line {r['line']}: ours {g} {r['gW']} ({r['gW_status']}), published {g} {r['pub_gW']}; "
                   f"ours {base} {r['W']}, published {base} {r['pub_W']}; path re-verified: {r['verified']}")
-    not_verified = [r["line"] for r in rows if r["verified"] != "True"]
+    base_agree = [r for r in rows if r["W"] == r["pub_W"]]
+    print(f"{base} equal to the published {base} on {len(base_agree)} of {len(rows)} puzzles"
+          + "".join(f"\n  line {r['line']}: ours {base} {r['W']}, published {r['pub_W']}"
+                    for r in rows if r["W"] != r["pub_W"]))
+    not_verified = [r["line"] for r in rows if r["verified"].strip() != "True"]
     print(f"{g} paths re-verified by the checker: {len(rows) - len(not_verified)} of {len(rows)}"
           + (f" (not: {not_verified})" if not_verified else ""))
     print(f"\nmedian CPU s per puzzle by published {g} level (uniqueness check included, rule loading excluded)")

@@ -295,40 +295,59 @@ def test_braid_schedule_tries_targets_then_longer_braids_and_restarts_after_a_ch
     from sudorules.engine.schedule import BraidSchedule
 
     env = _FakeClips()
-    schedule = BraidSchedule(env, lean_from=4, targets=lambda: [30, 20, 10])  # 10 is tried first
-    # Below the lean levels: each target focused once, and kept.
+    schedule = BraidSchedule(env, lean_from=4, targets=lambda pass_, length: [30, 20, 10])  # 10 is tried first
+    # Below the lean levels: each target focused once (from level 3, for one skipped so far), and kept.
     schedule.start_level(3, records=0)
     assert [schedule.focus_next(0) for _ in range(4)] == [True, True, True, False]
-    assert env.calls == [("sr-focus", 1, 3, 10), ("sr-focus", 1, 3, 20), ("sr-focus", 1, 3, 30)]
+    assert env.calls == [("sr-focus-range", z, 3, 3, 1) for z in (10, 20, 30)]
     # Level 5, lean: the level's own rules changed nothing, so sub-passes start at length 5.
     env.calls.clear()
     schedule.start_level(5, records=7)
     assert schedule.focus_next(7)
-    assert env.calls[-1] == ("sr-focus-range", 10, 4, 5, 1)
+    assert env.calls[-1] == ("sr-focus-range", 10, 3, 5, 1)
     assert schedule.focus_next(8)  # trying 10 changed the state: every target again from length 4
-    assert env.calls[-2:] == [("sr-unfocus", 10, 4), ("sr-focus-range", 10, 4, 4, 1)]
+    assert env.calls[-2:] == [("sr-unfocus", 10, 4), ("sr-focus-range", 10, 3, 4, 1)]
     for target in (20, 30):
         assert schedule.focus_next(8)
-        assert env.calls[-1] == ("sr-focus-range", target, 4, 4, 1)
+        assert env.calls[-1] == ("sr-focus-range", target, 3, 4, 1)
     for target in (10, 20, 30):  # length 4 found nothing: length 5
         assert schedule.focus_next(8)
-        assert env.calls[-1] == ("sr-focus-range", target, 4, 5, 1)
+        assert env.calls[-1] == ("sr-focus-range", target, 3, 5, 1)
     assert not schedule.focus_next(8)  # a whole sub-pass at the level's length found nothing
     assert env.calls[-1] == ("sr-unfocus", 30, 4)
 
 
 def test_braid_schedule_runs_the_braid_pass_over_every_target_before_the_g_braid_pass():
     """gB: at a level below the lean ones, braid[n] is tried on every target before g-braid[n]
-    (SPEC §5.3); in lean levels a target is focused in both passes at once."""
+    (SPEC §5.3); in lean levels each sub-pass runs both passes."""
     from sudorules.engine.schedule import BraidSchedule
 
     env = _FakeClips()
-    schedule = BraidSchedule(env, lean_from=5, targets=lambda: [30, 20, 10], passes=(1, 2))
+    schedule = BraidSchedule(env, lean_from=5, targets=lambda pass_, length: [30, 20, 10], passes=(1, 2))
     schedule.start_level(4, records=0)
     assert [schedule.focus_next(0) for _ in range(7)] == [True] * 6 + [False]
-    assert env.calls == [("sr-focus", 1, 4, 10), ("sr-focus", 1, 4, 20), ("sr-focus", 1, 4, 30),
-                         ("sr-focus", 2, 4, 10), ("sr-focus", 2, 4, 20), ("sr-focus", 2, 4, 30)]
+    assert env.calls == [("sr-focus-range", z, 3, 4, p) for p in (1, 2) for z in (10, 20, 30)]
     env.calls.clear()
     schedule.start_level(5, records=0)
-    assert schedule.focus_next(0)
-    assert env.calls[-1] == ("sr-focus-range", 10, 5, 5, 1, 2)
+    assert [schedule.focus_next(0) for _ in range(7)] == [True] * 6 + [False]
+    assert [c for c in env.calls if c[0] == "sr-focus-range"] == [
+        ("sr-focus-range", z, 3, 5, p) for p in (1, 2) for z in (10, 20, 30)]
+
+
+def test_braid_schedule_skips_targets_without_a_short_enough_trial_contradiction_until_they_have_one():
+    """Only the targets the trial propagation allows are focused; one that becomes possible after a
+    change of the state is focused before the level ends, even after its pass (its partial braids
+    are not maintained otherwise)."""
+    from sudorules.engine.schedule import BraidSchedule
+
+    env = _FakeClips()
+    possible = {1: [20, 10], 2: [10]}
+    schedule = BraidSchedule(env, lean_from=9, targets=lambda pass_, length: list(possible[pass_]), passes=(1, 2))
+    schedule.start_level(4, records=0)
+    assert schedule.focus_next(0) and schedule.focus_next(0)  # pass 1: 10, 20
+    assert schedule.focus_next(0)  # pass 2: 10, which finds something
+    possible[1] = [30, 20, 10]  # the state changed: 30 may now carry a braid
+    assert schedule.focus_next(1)
+    assert env.calls == [("sr-focus-range", 10, 3, 4, 1), ("sr-focus-range", 20, 3, 4, 1),
+                         ("sr-focus-range", 10, 3, 4, 2), ("sr-focus-range", 30, 3, 4, 1)]
+    assert not schedule.focus_next(1)

@@ -176,3 +176,28 @@ def test_published_gb_below_both_b_and_gw():
 @pytest.mark.slow
 def test_published_gb_ratings_on_a_wider_sample():
     _check_published(_stratified(4, range(0, 6), seed=9) + [7790, 20307, 20514])
+
+
+@pytest.mark.parametrize("line", sorted(POSITIONS))
+def test_every_chain_of_a_path_is_within_its_trial_depth(solver, line):
+    """The schedule skips the targets whose trial propagation does not contradict within n rounds
+    at level n (engine/trial.py): check on every whip, braid, g-whip and g-braid of a gB path that
+    its target's depth (with g-labels for g-chains) is at most its length."""
+    from sudorules.engine.labels import LINKS
+    from sudorules.engine.trial import TrialState
+
+    resolution = solver.solve(Puzzle.from_string(POSITIONS[line]), "gB")
+    state = ResolutionState(resolution.puzzle)
+    checked = 0
+    for step in resolution.steps:
+        if step.rule in ("whip", "braid", "g-whip", "g-braid") and step.level >= 2:
+            labels = [100 * c.digit + 10 * c.row + c.column for c in state.all_candidates()]
+            trial = TrialState(labels, LINKS)
+            for z in step.eliminations:
+                depth = trial.contradiction_depth(100 * z.digit + 10 * z.row + z.column, g=step.rule.startswith("g-"))
+                assert depth is not None and depth <= step.level, (step.text(), depth)
+                checked += 1
+        state.eliminate_all(step.eliminations)
+        for a in step.assertions:
+            state.assert_value(a)
+    assert checked >= 3

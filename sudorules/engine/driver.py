@@ -58,8 +58,10 @@ class Engine:
             for level, kinds in family.handover.items():
                 wanted = self._handover.setdefault(level, [])
                 wanted += [kind for kind in kinds if kind not in wanted]
-        #: the focus passes of the families whose partial chains grow target by target (braids)
+        #: the focus passes of the families whose partial chains grow target by target (braids), and
+        #: those whose chains hold g-labels (their targets' trial propagation assumes g-labels)
         self._passes = tuple(sorted({f.focus_pass for f in spec.families if f.focus_pass is not None}))
+        self._g_passes = {f.focus_pass for f in spec.families if f.focus_pass is not None and f.g_labels}
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -128,13 +130,14 @@ class Engine:
             if sum(1 for lab in labels if lab in present) >= 2:
                 assert_glabel(gid, glabel_variable(gid), *labels, *sorted(G_LINKS[gid] & present))
 
-    def _braid_targets(self, true_labels: set[int]) -> list[int]:
-        """The targets whose partial braids grow at a new level, the last to search first: those
-        whose trial propagation contradicts soonest (a braid[n] needs a depth of at most n)."""
+    def _braid_targets(self, true_labels: set[int], g: bool, length: int) -> list[int]:
+        """The targets that may carry a braid (``g``: a g-braid) of length ``length`` or less, the
+        last to search first: those whose trial propagation (with g-labels if ``g``) contradicts
+        within ``length`` rounds, soonest first (a braid[n] needs a depth of at most n: trial.py)."""
         trial = TrialState(self.current_labels(), LINKS)
-        inf = 10 ** 6
-        depth = {z: trial.contradiction_depth(z) for z in trial.labels - true_labels}
-        return sorted(depth, key=lambda z: (-(depth[z] or inf), -z))
+        depth = {z: trial.contradiction_depth(z, g) for z in trial.labels - true_labels}
+        return sorted((z for z, d in depth.items() if d is not None and d <= length),
+                      key=lambda z: (-depth[z], -z))
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
@@ -259,8 +262,10 @@ class Engine:
         braids = None
         if self._passes:
             solution_labels = set(true_labels)
-            braids = BraidSchedule(env, self.lean_braids_from, lambda: self._braid_targets(solution_labels),
-                                   self._passes)
+            braids = BraidSchedule(
+                env, self.lean_braids_from,
+                lambda pass_, length: self._braid_targets(solution_labels, pass_ in self._g_passes, length),
+                self._passes)
         while True:
             fired = env.run(RUN_CHUNK)
             if recorder.contradiction:

@@ -7,16 +7,31 @@ in which some CSP variable (other than Z's own) is left with no compatible candi
 propagation stops first.
 
 A braid[n] on Z (SPEC §4.4) is such a propagation: its rlcs are forced one by one and its last
-variable is emptied, so the depth of Z is at most n.  The driver of the B theory uses the depth only
-to choose which targets to search for braids first (``engine.Engine``); nothing is eliminated on its
-account.
+variable is emptied, so the depth of Z is at most n.  (By induction on k: the rlc R_k is the only
+candidate of V_k compatible with Z and R_1..R_(k-1), which are assumed by round k - 1, so V_k is forced
+by round k; V_n is emptied once R_(n-1) is processed, by round n.  More assumptions only remove more
+candidates, so the round can only come sooner.)
+
+With ``g`` (g-braids, SPEC §4.5), a variable whose compatible candidates, two or more, all lie in one
+of its g-labels assumes that g-label: every candidate g-linked to it is removed in the next round.
+A g-braid[n] on Z is such a propagation (a g-rlc G_k holds every compatible candidate of V_k), so its
+g-depth is at most n.
+
+The schedule of the B and gB theories (:mod:`.schedule`) tries the targets whose propagation
+contradicts soonest first, and at level n skips the targets whose depth is above n or None: no braid
+(g-braid) of length n can exist on them.  Nothing is eliminated on a trial's account.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .labels import label_variables
+from .labels import G_LABELS, G_LINKS, glabel_variable, label_variables
+
+#: the g-labels of each rn, cn and bn variable
+_G_OF_VARIABLE: dict[int, list[int]] = {}
+for _g in G_LABELS:
+    _G_OF_VARIABLE.setdefault(glabel_variable(_g), []).append(_g)
 
 
 class TrialState:
@@ -30,20 +45,23 @@ class TrialState:
             for v in label_variables(lab):
                 self.members.setdefault(v, []).append(lab)
 
-    def contradiction_depth(self, target: int) -> Optional[int]:
-        """The round in which assuming ``target`` empties a CSP variable, or None (see the module)."""
+    def contradiction_depth(self, target: int, g: bool = False) -> Optional[int]:
+        """The round in which assuming ``target`` empties a CSP variable, or None (see the module);
+        with ``g``, g-labels holding all the compatible candidates of a variable are assumed too."""
         compatible = {v: len(ls) for v, ls in self.members.items()}
         decided = set(label_variables(target))  # variables that hold an assumed candidate
         removed: set[int] = set()
         assumed = {target}
+        g_assumed: set[int] = set()
         frontier = [target]
+        g_frontier: list[int] = []
         depth = 0
-        while frontier:
+        while frontier or g_frontier:
             depth += 1
             touched: set[int] = set()
             newly = set(frontier)
-            for lab in frontier:
-                for x in self.links[lab]:
+            for links in [self.links[lab] for lab in frontier] + [G_LINKS[gl] & self.labels for gl in g_frontier]:
+                for x in links:
                     if x in newly:  # two candidates forced together are linked: contradiction
                         return depth
                     if x in removed or x in assumed:
@@ -53,11 +71,17 @@ class TrialState:
                         compatible[v] -= 1
                         touched.add(v)
             forced = []
+            g_frontier = []
             for v in touched - decided:
                 if compatible[v] == 0:
                     return depth
                 if compatible[v] == 1:
                     forced.append(next(x for x in self.members[v] if x not in removed))
+                elif g and compatible[v] <= 3 and v in _G_OF_VARIABLE:
+                    left = {x for x in self.members[v] if x not in removed}
+                    g_frontier += [gl for gl in _G_OF_VARIABLE[v]
+                                   if gl not in g_assumed and left <= set(G_LABELS[gl])]
+            g_assumed.update(g_frontier)
             frontier = []
             for lab in dict.fromkeys(forced):
                 if lab not in assumed:

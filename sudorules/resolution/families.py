@@ -80,6 +80,8 @@ class Family:
     #: in this pass of each level (:class:`sudorules.engine.schedule.BraidSchedule`): the focus facts
     #: its rules wait for; None: its partial chains grow for every target at once
     focus_pass: Optional[int] = None
+    #: its chains may hold g-candidates (the trial propagation that picks its targets assumes g-labels)
+    g_labels: bool = False
 
 
 # -- Singles (and ECP, the basic resolution theory) --------------------------------------------------
@@ -224,6 +226,7 @@ GWHIPS = Family(
     base=lambda max_length: [Generated(lambda top: "".join(_pgw_template(k) for k in range(1, top))),
                              "g-links.clp"] + (["partial-g-whip1.clp"] if max_length >= 2 else []),
     handover={2: ("g-labels",)},
+    g_labels=True,
     templates=(
         Template("g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if n >= 2 else []),
         # partial-g-whip[n] (n >= 2), built at level n+1; none at the longest length
@@ -328,6 +331,7 @@ GBRAIDS = Family(
     level_files={3: ("partial-g-braid1.clp",)},  # partial-g-braid[1] = partial-g-whip[1], from level 3
     handover={3: ("g-touches",)},
     focus_pass=GBRAID_PASS,
+    g_labels=True,
     templates=(
         Template("g-braid.clp",
                  lambda n, sal, top: [_gbraid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
