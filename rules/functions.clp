@@ -34,8 +34,8 @@
       (foreach ?pass ?passes (assert (focus (z ?z) (level ?level) (pass ?pass)))))
    TRUE)
 
-(deffunction sr-unfocus (?z ?from)
-   (do-for-all-facts ((?f focus)) (and (eq ?f:z ?z) (>= ?f:level ?from)) (retract ?f))
+(deffunction sr-unfocus (?z ?from ?pass)
+   (do-for-all-facts ((?f focus)) (and (eq ?f:z ?z) (>= ?f:level ?from) (eq ?f:pass ?pass)) (retract ?f))
    TRUE)
 
 (deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)

@@ -306,7 +306,7 @@ def test_braid_schedule_tries_targets_then_longer_braids_and_restarts_after_a_ch
     assert schedule.focus_next(7)
     assert env.calls[-1] == ("sr-focus-range", 10, 3, 5, 1)
     assert schedule.focus_next(8)  # trying 10 changed the state: every target again from length 4
-    assert env.calls[-2:] == [("sr-unfocus", 10, 4), ("sr-focus-range", 10, 3, 4, 1)]
+    assert env.calls[-2:] == [("sr-unfocus", 10, 4, 1), ("sr-focus-range", 10, 3, 4, 1)]
     for target in (20, 30):
         assert schedule.focus_next(8)
         assert env.calls[-1] == ("sr-focus-range", target, 3, 4, 1)
@@ -314,7 +314,7 @@ def test_braid_schedule_tries_targets_then_longer_braids_and_restarts_after_a_ch
         assert schedule.focus_next(8)
         assert env.calls[-1] == ("sr-focus-range", target, 3, 5, 1)
     assert not schedule.focus_next(8)  # a whole sub-pass at the level's length found nothing
-    assert env.calls[-1] == ("sr-unfocus", 30, 4)
+    assert env.calls[-1] == ("sr-unfocus", 30, 4, 1)
 
 
 def test_braid_schedule_runs_the_braid_pass_over_every_target_before_the_g_braid_pass():
@@ -332,6 +332,24 @@ def test_braid_schedule_runs_the_braid_pass_over_every_target_before_the_g_braid
     assert [schedule.focus_next(0) for _ in range(7)] == [True] * 6 + [False]
     assert [c for c in env.calls if c[0] == "sr-focus-range"] == [
         ("sr-focus-range", z, 3, 5, p) for p in (1, 2) for z in (10, 20, 30)]
+    assert [c for c in env.calls if c[0] == "sr-unfocus"] == [("sr-unfocus", z, 5, p) for p in (1, 2) for z in (10, 20, 30)]
+
+
+def test_braid_schedule_with_g_braids_lean_sooner_orders_stages_by_length_then_pass():
+    """g-braids lean from level 4, braids kept below 6: at level 5, the g-braid[4] sub-pass is
+    skipped (searched at level 4 in the same state), braids keep their chains, g-braids of length 5
+    are tried one target at a time and dropped (for the g-braid pass only); after a change the
+    g-braid sub-passes start again at length 4."""
+    from sudorules.engine.schedule import BraidSchedule
+
+    env = _FakeClips()
+    schedule = BraidSchedule(env, lean_from={1: 6, 2: 4}, targets=lambda pass_, length: [20, 10], passes=(1, 2))
+    schedule.start_level(5, records=0)
+    assert [schedule.focus_next(0) for _ in range(4)] == [True] * 4
+    assert env.calls == [("sr-focus-range", 10, 3, 5, 1), ("sr-focus-range", 20, 3, 5, 1),
+                         ("sr-focus-range", 10, 3, 5, 2), ("sr-unfocus", 10, 4, 2), ("sr-focus-range", 20, 3, 5, 2)]
+    assert schedule.focus_next(1)  # trying 20 in pass 2 changed the state
+    assert env.calls[-2:] == [("sr-unfocus", 20, 4, 2), ("sr-focus-range", 10, 3, 4, 2)]
 
 
 def test_braid_schedule_skips_targets_without_a_short_enough_trial_contradiction_until_they_have_one():

@@ -41,8 +41,10 @@ class Engine:
     """One CLIPS environment loaded with the rules of a theory.
 
     ``theory``: ``BRT`` (Singles), ``W`` (Singles + whips), ``B`` (Singles + whips + braids; at
-    every length whips before braids) or ``SW`` (Subsets + whips).  ``max_length``: the longest
-    whip / braid tried (default 36).
+    every length whips before braids), ``gW`` (Singles + whips + g-whips), ``gB`` (+ braids and
+    g-braids) or ``SW`` (Subsets + whips).  ``max_length``: the longest chain tried (default 36).
+    ``lean_braids_from``: the level from which partial braids of the newest lengths are kept for one
+    target at a time (partial g-braids: 2 levels sooner; 37: never).
     """
 
     def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = 7):
@@ -62,6 +64,11 @@ class Engine:
         #: those whose chains hold g-labels (their targets' trial propagation assumes g-labels)
         self._passes = tuple(sorted({f.focus_pass for f in spec.families if f.focus_pass is not None}))
         self._g_passes = {f.focus_pass for f in spec.families if f.focus_pass is not None and f.g_labels}
+        #: the lean level of each pass: lean_braids_from, sooner for families with more partial chains
+        #: (37 and more: never)
+        self._lean = {f.focus_pass: (lean_braids_from if lean_braids_from > 36
+                                     else max(3, lean_braids_from - f.lean_sooner))
+                      for f in spec.families if f.focus_pass is not None}
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -263,7 +270,7 @@ class Engine:
         if self._passes:
             solution_labels = set(true_labels)
             braids = BraidSchedule(
-                env, self.lean_braids_from,
+                env, self._lean,
                 lambda pass_, length: self._braid_targets(solution_labels, pass_ in self._g_passes, length),
                 self._passes)
         while True:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import clips
 
@@ -30,37 +30,36 @@ class BraidSchedule:
     having changed or not since the list was made; the level ends when no pass has such a target left:
     a target can become possible when candidates go, and its chains would not be maintained.
 
-    From level ``lean_from`` on, the partial chains of length ``lean_from`` - 1 and more would not fit
-    in memory for every target at once (several GB at length 7 or 8).  They are grown for one target
-    at a time and dropped once it is tried, in sub-passes of increasing length m = ``lean_from`` .. n,
-    each running pass 1 then pass 2 over the targets that may carry a chain of length m, and any
-    change of the resolution state starts again at m = ``lean_from``.  Chains are still applied by
-    increasing length (a chain of length m is found only after a whole sub-pass at every shorter
-    length found nothing in the same state), but whips of length n, which stay built for every target,
-    come before braids of length ``lean_from`` .. n - 1.  The ratings are the same either way: braids
-    and g-braids are confluent (SPEC §5.2), and level n is switched on only when no chain of length
-    n - 1 or less applies.
+    From its lean level on (``lean_from[p]``: braids 7 by default, g-braids 2 levels earlier), a
+    pass's partial chains of length lean - 1 and more would not fit in memory for every target at
+    once (several GB at length 7 or 8 for braids; for g-braids, about four times as many, at length
+    5).  They are grown for one target at a time and dropped once it is tried, in sub-passes of
+    increasing length m = lean .. n over the targets that may carry a chain of length m; any change
+    of the resolution state starts the sub-passes again at the shortest length.  The stages of a level
+    are ordered by length, then pass.  Chains are still applied by increasing length (a chain of
+    length m is found only after a whole sub-pass at every shorter length found nothing in the same
+    state), but whips of length n, which stay built for every target, come before braids of the lean
+    lengths below n.  The ratings are the same either way: braids and g-braids are confluent (SPEC
+    §5.2), and level n is switched on only when no chain of length n - 1 or less applies.
     """
 
-    def __init__(self, env: clips.Environment, lean_from: int, targets: Callable[[int, int], list[int]],
-                 passes: tuple[int, ...] = (1,)):
+    def __init__(self, env: clips.Environment, lean_from: Union[int, dict[int, int]],
+                 targets: Callable[[int, int], list[int]], passes: tuple[int, ...] = (1,)):
         self.focus_range = env.find_function("sr-focus-range")
         self.unfocus = env.find_function("sr-unfocus")
-        self.lean_from = lean_from
-        self.targets = targets
         self.passes = tuple(passes)
+        #: the lean level of each pass
+        self.lean_from = lean_from if isinstance(lean_from, dict) else {p: lean_from for p in self.passes}
+        self.targets = targets
         self.level = 0
-        self.stages: list[tuple[int, int]] = []  # (pass, length) of the level, in order
+        self.stages: list[tuple[int, int, bool]] = []  # (pass, length, lean) of the level, in order
         self.stage = 0
         self.queue: Optional[list[int]] = None  # targets still to try in this stage, the next one last
         self.queue_records = 0  # rule applications when the queue was made
         self.tried: dict[int, set[int]] = {}  # below lean_from: targets focused at this level, by pass
-        self.current: Optional[int] = None  # lean levels: the target being tried
+        self.current: Optional[tuple[int, int]] = None  # lean stages: the (target, pass) being tried
         self.records_before = 0
-
-    @property
-    def lean(self) -> bool:
-        return self.level >= self.lean_from
+        self.dirty = False  # the state changed since the level started
 
     def start_level(self, level: int, records: int) -> None:
         """Level ``level`` is switched on; ``records``: rule applications so far."""
@@ -68,14 +67,14 @@ class BraidSchedule:
         self.current = None
         self.records_before = records
         self.queue = None
+        self.dirty = False
         self.tried = {p: set() for p in self.passes}
-        if not self.lean:
-            self.stages = [(p, level) for p in self.passes]
-        else:
-            self.stages = [(p, m) for m in range(self.lean_from, level + 1) for p in self.passes]
-        # Lean levels: the shorter lengths were searched in this same state at the previous level,
-        # unless the level's own rules (whips of length n) change it (see focus_next).
-        self.stage = 0 if not self.lean or level == self.lean_from else len(self.stages) - len(self.passes)
+        stages = []
+        for p in self.passes:
+            lean = self.lean_from[p]
+            stages += [(p, level, False)] if level < lean else [(p, m, True) for m in range(lean, level + 1)]
+        self.stages = sorted(stages, key=lambda s: (s[1], s[0]))
+        self.stage = 0
 
     def focus_next(self, records: int) -> bool:
         """At quiescence: focus the next target (True), or say the level is done (False).
@@ -83,41 +82,50 @@ class BraidSchedule:
         changed = records > self.records_before
         self.records_before = records
         if self.current is not None:
-            self.unfocus(self.current, self.lean_from)
+            target, pass_ = self.current
+            self.unfocus(target, self.lean_from[pass_], pass_)
             self.current = None
-        if changed and self.lean and (self.stage > 0 or self.queue is not None):
-            self.stage, self.queue = 0, None  # every length again from lean_from, in the new state
+        if changed:
+            self.dirty = True
+            first_lean = next((k for k, s in enumerate(self.stages) if s[2]), None)
+            if first_lean is not None and first_lean <= self.stage:
+                self.stage, self.queue = first_lean, None  # every lean length again, in the new state
         while True:
             if self.stage >= len(self.stages):
-                if self.lean or not self._reopen(records):
+                if not self._reopen(records):
                     return False
-            pass_, length = self.stages[self.stage]
+            pass_, length, lean = self.stages[self.stage]
+            if lean and length < self.level and not self.dirty:
+                # searched in this same state at the previous level
+                self.stage += 1
+                continue
             if self.queue is None:
-                self.queue = self._fresh(pass_, length)
+                self.queue = self._fresh(pass_, length, lean)
                 self.queue_records = records
             if self.queue:
                 target = self.queue.pop()
                 self.focus_range(target, FIRST_BRAID_LEVEL, length, pass_)
-                if self.lean:
-                    self.current = target
+                if lean:
+                    self.current = (target, pass_)
                 else:
                     self.tried[pass_].add(target)
                 return True
-            if not self.lean and self.queue_records < records:
+            if not lean and self.queue_records < records:
                 self.queue = None  # the state changed since the list was made: look again
                 continue
             self.stage += 1
             self.queue = None
 
-    def _fresh(self, pass_: int, length: int) -> list[int]:
+    def _fresh(self, pass_: int, length: int, lean: bool) -> list[int]:
         targets = self.targets(pass_, length)
-        return targets if self.lean else [z for z in targets if z not in self.tried[pass_]]
+        return targets if lean else [z for z in targets if z not in self.tried[pass_]]
 
     def _reopen(self, records: int) -> bool:
-        """Below lean_from, at the end of the level: go back to the first pass with a target not yet
-        focused that may now carry a chain of the level's length (True), or none (False)."""
-        for stage, (pass_, length) in enumerate(self.stages):
-            queue = self._fresh(pass_, length)
+        """At the end of a level: go back to the first stage that keeps its chains and has a target
+        not yet focused that may now carry a chain of the level's length (True), or none (False).
+        (A change of state restarts the lean stages by itself.)"""
+        for stage, (pass_, length, lean) in enumerate(self.stages):
+            queue = [] if lean else self._fresh(pass_, length, lean)
             if queue:
                 self.stage, self.queue, self.queue_records = stage, queue, records
                 return True

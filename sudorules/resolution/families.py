@@ -82,6 +82,9 @@ class Family:
     focus_pass: Optional[int] = None
     #: its chains may hold g-candidates (the trial propagation that picks its targets assumes g-labels)
     g_labels: bool = False
+    #: how many levels before the braids' lean level (``lean_braids_from``) its partial chains are kept
+    #: for one target at a time (:class:`sudorules.engine.schedule.BraidSchedule`)
+    lean_sooner: int = 0
 
 
 # -- Singles (and ECP, the basic resolution theory) --------------------------------------------------
@@ -332,6 +335,9 @@ GBRAIDS = Family(
     handover={3: ("g-touches",)},
     focus_pass=GBRAID_PASS,
     g_labels=True,
+    # about four times as many partial g-braids as partial braids at lengths 3-4 (line 5387 after
+    # level 4: 12,756 pgb3, 4,584 pb3); kept for every target at once, gB6 puzzles reached 3.8 GB
+    lean_sooner=2,
     templates=(
         Template("g-braid.clp",
                  lambda n, sal, top: [_gbraid_fields(n, sal, j) for j in _anchors(n)] if n >= 3 else []),
