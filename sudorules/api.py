@@ -20,6 +20,7 @@ import pandas as pd
 from .enums import Theory
 from .puzzle import Puzzle
 from .reader import PuzzleRecord, read_puzzles
+from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
 
@@ -30,7 +31,7 @@ _solvers: dict[tuple[int, int], Solver] = {}
 
 
 def solve(puzzle: PuzzleInput, theory: Union[Theory, str] = "W", *, max_length: int = 36,
-          time_limit: Optional[float] = None, lean_braids_from: int = 7) -> Resolution:
+          time_limit: Optional[float] = None, lean_braids_from: int = LEAN_BRAIDS_FROM) -> Resolution:
     """Solve one puzzle by the rules of ``theory`` (``W``, ``B``, ``SW``, ``BRT``), simplest first.
 
     Raises :class:`~sudorules.puzzle.PuzzleError` for a text that is no puzzle and

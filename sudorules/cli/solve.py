@@ -16,6 +16,7 @@ from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleE
 from ..resolution import families
 from ..resolution.path import format_path
 from ..reader import names_file, records_from_argument
+from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
@@ -35,9 +36,10 @@ HEARTBEAT_SECONDS = 10.0
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--verify/--no-verify", default=False,
               help="Re-check every step with the independent checker and the core's solution.")
-@click.option("--lean-braids-from", type=click.IntRange(3, 37), default=7, show_default=True,
-              help="B: from this level on, the longest partial braids are kept for one target at a time "
-                   "(far less memory; whips of a level then come before braids of these lengths). 37: never.")
+@click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
+              help="B, gB: from this level on, the longest partial braids are kept for one target at a time "
+                   "(far less memory; whips of a level then come before braids of these lengths; partial g-braids: "
+                   "2 levels sooner). 37: never.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
                    "the steps, the status, the rating and the solution.")

@@ -30,7 +30,7 @@ from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
 from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_variables
-from .schedule import BraidSchedule
+from .schedule import LEAN_BRAIDS_FROM, BraidSchedule
 from .trial import TrialState
 
 #: how many rule firings between two looks at the clock
@@ -47,7 +47,7 @@ class Engine:
     target at a time (partial g-braids: 2 levels sooner; 37: never).
     """
 
-    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = 7):
+    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM):
         self.theory = theory
         #: B: from this level on, the newest partial braids are built for one target at a time and
         #: dropped after it (see :class:`BraidSchedule`)

@@ -10,6 +10,13 @@ import clips
 #: the first level with braids (B2 = W2, gB2 = gW2: SPEC §5.1)
 FIRST_BRAID_LEVEL = 3
 
+#: the default level from which the newest partial braids are kept for one target at a time
+#: (``--lean-braids-from``).  With the trial filter, 5 costs less time than 7 and far less memory
+#: (CPU s and peak MiB of one process, the solution given, B): line 1747 (B6) 7.7 s 1,417 MiB at 7,
+#: 5.0 s 486 MiB at 5; line 609 (B6) 4.2 s 1,054 MiB, 3.3 s 432 MiB; line 6972 (B8) 26.6 s 1,407 MiB,
+#: 17.7 s 596 MiB; line 1175 (B8) 24.7 s 1,893 MiB, 25.1 s 995 MiB; line 12923 (B6) 2.1 s, 1.6 s.
+LEAN_BRAIDS_FROM = 5
+
 
 class BraidSchedule:
     """The order in which partial braids (pass 1) and partial g-braids (pass 2) grow, target by target.
@@ -30,7 +37,7 @@ class BraidSchedule:
     having changed or not since the list was made; the level ends when no pass has such a target left:
     a target can become possible when candidates go, and its chains would not be maintained.
 
-    From its lean level on (``lean_from[p]``: braids 7 by default, g-braids 2 levels earlier), a
+    From its lean level on (``lean_from[p]``: braids 5 by default, g-braids 2 levels earlier), a
     pass's partial chains of length lean - 1 and more would not fit in memory for every target at
     once (several GB at length 7 or 8 for braids; for g-braids, about four times as many, at length
     5).  They are grown for one target at a time and dropped once it is tried, in sub-passes of

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 from ..enums import Theory
 from ..errors import InvalidPuzzleError
 from ..puzzle import Puzzle
+from .schedule import LEAN_BRAIDS_FROM
 
 if TYPE_CHECKING:
     from .driver import Engine
@@ -50,7 +51,7 @@ class Solver:
     setting (see :class:`~sudorules.engine.Engine`).  Usable as a context manager, which frees the
     engines at the end."""
 
-    def __init__(self, *, max_length: int = 36, lean_braids_from: int = 7):
+    def __init__(self, *, max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM):
         self.max_length = max_length
         self.lean_braids_from = lean_braids_from
         self._engines: dict[Theory, "Engine"] = {}
