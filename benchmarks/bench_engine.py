@@ -7,6 +7,9 @@ puzzles whose W rating or counts after BRT / whips[1] differ from the published 
 memory of the process.
 
     PYTHONPATH=. python benchmarks/bench_engine.py --per-level 10 --levels 0-6 [--knowing-solution]
+
+``--rules DIR`` reads the rule files present in DIR instead of those of rules/ (e.g. a copy of an older
+rules/ taken with ``git show``), to measure a before / after on the same machine in the same conditions.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import time
 from pathlib import Path
 
 from sudorules import core
-from sudorules.engine import Engine
+from sudorules.engine import Engine, rulegen
 
 ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
 #: SudoRules 20.1 (CLIPS 6.4.3) W runs here, median seconds per puzzle: the issue's figures, and the
@@ -42,7 +45,12 @@ def main() -> None:
     parser.add_argument("--theory", default="W")
     parser.add_argument("--knowing-solution", action="store_true",
                         help="pass the core's solution to the engine (prunes targets of the solution)")
+    parser.add_argument("--rules", type=Path, help="read the rule files found in this folder instead of rules/")
     args = parser.parse_args()
+    if args.rules is not None:
+        packaged = rulegen._read.__wrapped__
+        rulegen._read = lambda name: ((args.rules / name).read_text(encoding="utf-8")
+                                      if (args.rules / name).exists() else packaged(name))
     low, high = (int(x) for x in args.levels.split("-"))
     lines = [line.split()[0] for line in (ORACLE / "puzzles.txt").read_text().splitlines() if line.strip()]
     published = _ints("W-ratings.txt")
@@ -50,7 +58,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     engine = Engine(args.theory)
     print(f"theory {args.theory}, {args.per_level} puzzles per level, seed {args.seed}, "
-          f"knowing solution: {args.knowing_solution}")
+          f"knowing solution: {args.knowing_solution}" + (f", rules from {args.rules}" if args.rules else ""))
     print("W  n   median   mean     max      SudoRules(issue)  SudoRules(sample)  differences")
     for level in range(low, high + 1):
         rows = [i for i, w in enumerate(published) if w == level]

@@ -8,16 +8,18 @@
 ;;; linked to it); with none, a (g-)whip ends there and fires first.  The test is made when the fact
 ;;; is built, on G's three labels (g-free: a label no longer a candidate may be counted, which only
 ;;; lets through a dominated g-rlc), as partial-whip.clp tests its rlc.
+;;; The first five patterns are those of partial-whip1.clp (same order, same tests), so CLIPS shares
+;;; their joins; V1 not shared by L1 and Z is sound here too (such a V1 holds Z, which is not in G,
+;;; not L1 and not linked to Z); gcand facts exist only from level 2 on, so no active pattern.
 
 (defrule partial-g-whip-1
    (declare (salience ?*s-partial-g-whip-1*))
    (logical
       (cand (l ?z))
       (not (true-label (l ?z)))
-      (link (a ?z) (b ?l1))
-      (cv (v ?v1) (l ?l1))
-      (active (level 2))
       (nb (l ?z) (ls $?nz))
+      (link (a ?z) (b ?l1) (via $?w))
+      (cv (v ?v1&:(not (member$ ?v1 ?w))) (l ?l1))
       (gcand (g ?g) (v ?v1)
              (ls $?gls&:(not (member$ ?l1 ?gls))&:(not (member$ ?z ?gls))&:(> (g-free ?gls ?nz) 1))))
    (not (cv (v ?v1) (l ?x&~?l1&:(not (member$ ?x ?gls))&:(not (member$ ?x ?nz)))))
