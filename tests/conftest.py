@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from sudorules import core
+
 ROOT = Path(__file__).resolve().parent.parent
 ORACLE = ROOT.parent / "shared" / "oracle"
 CB001 = ORACLE / "cb-001"
@@ -15,6 +17,13 @@ def cb001() -> Path:
     if not (CB001 / "puzzles.txt").is_file():
         pytest.skip("../shared/oracle/cb-001 is not present")
     return CB001
+
+
+def unique_solution(puzzle) -> list[int]:
+    """The 81 digits of a puzzle's solution, asserting that it is unique (core check)."""
+    count, solution = core.solution_status(puzzle)
+    assert count == 1
+    return list(solution)
 
 
 #: the first 12 puzzles of the top-down generator with seed 14 (grid sampler of commit 2d784f6), kept

@@ -5,12 +5,11 @@ independent checker and the published gB ratings of cb-001."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 import sudorules
-from sudorules import core
+from conftest import CB001, unique_solution
 from sudorules.engine import rulegen
 from sudorules.enums import Theory
 from sudorules.puzzle import Puzzle
@@ -21,7 +20,7 @@ from sudorules.resolution.state import ResolutionState
 from sudorules.resolution.steps import ChainCell, GCandidate, Step
 from sudorules.resolution.verify import check_step, replay
 
-ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
+ORACLE = CB001
 
 #: Two positions as 729-character pencilmark lines: the states of our gB paths of cb-001 lines
 #: 10222 and 4882 (published gB 4, B 5, gW 5) just before their g-braid[4] (a small sample of the
@@ -31,12 +30,6 @@ POSITIONS = {
     10222: "12......9.2......9..3......12.4...8.....5.........6.........7.....4...8........89...4......2..5.7.912..5.7.912.....8..23....89..3.....912..5......3....8......6........6..........8.1...5...9......7...234....9..34....912..5.....234.......3.5...9.23...7...23..6....2.....8.........9..34.67....34..7....34...8.....5....1..........3.....9....56..9....5..89...4.6...1.........2.........34...8...3...78...3...78.1.3...7.....4.....1.....7......5......3...7.........8.........9.....6....2...........5.....23...7.......6....2.....8..2....78.1.........23....8.........9...4............8.1...........4.......3.......2....7.9....5.7.9.....6....2....7......5.7...23...7.9.23...7.9.2....7.9.2.4.6.8..2.4.678....45.7...23.5..8.1..........3.5.78.",
     4882: "1.........2.........3.........4.........5..8......6.......5.7.9....5.789....5...9...4.........5..8......6.......5.78.....5..89......7.91..........3.......2...........5..8.......7..........9.2.......1.3......1.3..........56.......56.8....4......2.........3.............8.....567.......6..9....5.7.9...4567.....4567.91............5...9....56...1..........3...7.....4......2.........3...7.9.....67.9.......8......6..9...4...........7..1.3.56.8.1.3.5..89..3.5..89..3.56..9.2...........5...9..3...........6.8.....5............91....6...1..4...8..2.......1..4...........7.......6.8.1.........2...........56.8.......7.....45..8....45...9...45...9..3............7..........9...4.....1.3.5.....2.......1.3.5...........8.1...5.........6...",
 }
-
-
-def _solution(puzzle: Puzzle) -> list[int]:
-    count, solution = core.solution_status(puzzle)
-    assert count == 1
-    return list(solution)
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +57,7 @@ def test_gb_is_a_theory_with_its_rating_and_the_spec_order():
 @pytest.mark.parametrize("line", sorted(POSITIONS))
 def test_g_braids_finish_what_braids_and_g_whips_of_the_same_length_cannot(solver, line):
     puzzle = Puzzle.from_string(POSITIONS[line])
-    solution = _solution(puzzle)
+    solution = unique_solution(puzzle)
     for theory in ("B", "gW"):
         assert solver.solve(puzzle, theory).status == "not-solved", theory
     resolution = solver.solve(puzzle, "gB")
@@ -122,7 +115,7 @@ def test_generated_puzzles_under_gb_reverify_and_rate_at_most_b_and_gw(solver):
     for text in puzzles:
         puzzle = Puzzle.from_string(text)
         gb = solver.solve(puzzle, "gB")
-        report = replay(gb.puzzle, gb.steps, _solution(puzzle))
+        report = replay(gb.puzzle, gb.steps, unique_solution(puzzle))
         assert report.ok, (text, report.problems[:2])
         for theory in ("B", "gW"):  # SPEC §5.1: gB <= min(gW, B)
             other = solver.solve(puzzle, theory)
@@ -149,7 +142,7 @@ def _check_published(lines: list[int]) -> None:
             resolution = full.solve(puzzle, "gB")
             if resolution.rating != int(gb[line - 1]):
                 wrong.append((line, resolution.rating, gb[line - 1]))
-            assert replay(resolution.puzzle, resolution.steps, _solution(puzzle)).ok
+            assert replay(resolution.puzzle, resolution.steps, unique_solution(puzzle)).ok
     assert not wrong
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import sudorules
-from sudorules import core
+from conftest import unique_solution
 from sudorules.engine import rulegen
 from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
 from sudorules.enums import Theory
@@ -107,12 +107,6 @@ def test_gw_is_a_theory_with_its_rating_and_the_spec_order():
 
 # -- the engine on puzzles -------------------------------------------------------------------------
 
-def _solution(puzzle: str) -> list[int]:
-    count, solution = core.solution_status(puzzle)
-    assert count == 1
-    return list(solution)
-
-
 @pytest.fixture(scope="module")
 def solver():
     with sudorules.engine.solver.Solver() as s:
@@ -124,12 +118,12 @@ def test_generated_puzzles_under_gw_reverify_and_rate_at_most_w(solver):
     for puzzle in puzzles:
         w = solver.solve(puzzle, "W")
         gw = solver.solve(puzzle, "gW")
-        report = replay(gw.puzzle, gw.steps, _solution(puzzle))
+        report = replay(gw.puzzle, gw.steps, unique_solution(puzzle))
         assert report.ok, (puzzle, report.problems[:2])
         if w.solved:
             assert gw.solved and gw.rating <= w.rating
         if gw.solved:
-            assert "".join(map(str, report.state.values)) == "".join(map(str, _solution(puzzle)))
+            assert "".join(map(str, report.state.values)) == "".join(map(str, unique_solution(puzzle)))
 
 
 def _published(name: str) -> list[str]:
@@ -158,7 +152,7 @@ def test_g_whips_make_the_difference_on_published_puzzles(solver):
         assert g_steps and any(cell.is_g for s in g_steps for cell in s.chain)
         for s in g_steps:
             assert parse_step(s.text()) == s
-        assert replay(resolution.puzzle, resolution.steps, _solution(puzzle)).ok
+        assert replay(resolution.puzzle, resolution.steps, unique_solution(puzzle)).ok
         # the state before the first g-whip, then the g-whip with its g-candidate moved
         state = ResolutionState(resolution.puzzle)
         for s in resolution.steps:
@@ -203,7 +197,7 @@ def _check_published(solver, lines: list[int]) -> None:
         puzzle, resolution = _gw_run(solver, line)
         if resolution.rating != int(gw[line - 1]):
             wrong.append((line, resolution.rating, gw[line - 1]))
-        assert replay(resolution.puzzle, resolution.steps, _solution(puzzle)).ok
+        assert replay(resolution.puzzle, resolution.steps, unique_solution(puzzle)).ok
     assert not wrong
 
 

@@ -30,7 +30,7 @@ from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
 from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_variables
-from .schedule import LEAN_BRAIDS_FROM, BraidSchedule
+from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
 from .trial import TrialState
 
 #: how many rule firings between two looks at the clock
@@ -67,7 +67,7 @@ class Engine:
         #: the lean level of each pass: lean_braids_from, sooner for families with more partial chains
         #: (37 and more: never)
         self._lean = {f.focus_pass: (lean_braids_from if lean_braids_from > 36
-                                     else max(3, lean_braids_from - f.lean_sooner))
+                                     else max(FIRST_BRAID_LEVEL, lean_braids_from - f.lean_sooner))
                       for f in spec.families if f.focus_pass is not None}
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
@@ -133,9 +133,13 @@ class Engine:
         self.env.find_function("sr-cand-index")()  # for g-free (rules/g-links.clp)
         present = set(self.current_labels())
         assert_glabel = self.env.find_function("sr-glabel")
-        for gid, labels in G_LABELS.items():
-            if sum(1 for lab in labels if lab in present) >= 2:
-                assert_glabel(gid, glabel_variable(gid), *labels, *sorted(G_LINKS[gid] & present))
+        for gid in self._g_candidates(present):
+            assert_glabel(gid, glabel_variable(gid), *G_LABELS[gid], *sorted(G_LINKS[gid] & present))
+
+    @staticmethod
+    def _g_candidates(present: set[int]) -> list[int]:
+        """The g-labels with at least two labels in ``present`` (the g-candidates, SPEC §4.5)."""
+        return [gid for gid, labels in G_LABELS.items() if sum(1 for lab in labels if lab in present) >= 2]
 
     def _braid_targets(self, true_labels: set[int], g: bool, length: int) -> list[int]:
         """The targets that may carry a braid (``g``: a g-braid) of length ``length`` or less, the
@@ -162,12 +166,11 @@ class Engine:
         other than G's own) such that V has a current candidate g-linked to G (rules/g-braid.clp)."""
         present = set(self.current_labels())
         assert_touches = self.env.find_function("sr-touches")
-        for gid, labels in G_LABELS.items():
-            if sum(1 for lab in labels if lab in present) >= 2:
-                reached = {v for x in G_LINKS[gid] & present for v in label_variables(x)}
-                reached.discard(glabel_variable(gid))
-                if reached:
-                    assert_touches(gid, *sorted(reached))
+        for gid in self._g_candidates(present):
+            reached = {v for x in G_LINKS[gid] & present for v in label_variables(x)}
+            reached.discard(glabel_variable(gid))
+            if reached:
+                assert_touches(gid, *sorted(reached))
 
     def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
         """Put the rlcs of a braid or g-braid found as a set into a valid order, with left-linking
@@ -193,13 +196,16 @@ class Engine:
         def links(r: int) -> frozenset[int]:
             return G_LINKS[r] if is_glabel(r) else LINKS[r]
 
+        def variables(r: int) -> tuple[int, ...]:  # those an rlc can be the right-linking object of
+            return (glabel_variable(r),) if is_glabel(r) else label_variables(r)
+
         def incompatible(x: int) -> bool:
             return x in LINKS[target] or any(x in links(r) for r in placed)
 
         def places(r: int) -> Optional[tuple[int, int]]:
             """(variable, left-linking candidate) where rlc r can be placed next, if any."""
             inside = set(G_LABELS[r]) if is_glabel(r) else {r}
-            for v in ([glabel_variable(r)] if is_glabel(r) else label_variables(r)):
+            for v in variables(r):
                 if v in used_vars:
                     continue
                 others = [x for x in by_variable.get(v, []) if x not in inside]
@@ -223,8 +229,7 @@ class Engine:
                     break
             else:  # no valid order: keep the set as given (the checker will say so)
                 for r in remaining:
-                    first = G_LABELS[r][0] if is_glabel(r) else r
-                    out += [glabel_variable(r) if is_glabel(r) else label_variables(r)[0], first, r]
+                    out += [variables(r)[0], G_LABELS[r][0] if is_glabel(r) else r, r]
                 remaining = []
         lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
         fresh = [x for x in lefts if x not in used_labels]
@@ -312,7 +317,7 @@ class Engine:
                 {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             env.find_function("sr-activate")(level)
-            if braids is not None and level >= 3:
+            if braids is not None and level >= FIRST_BRAID_LEVEL:
                 braids.start_level(level, len(recorder.records))
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0
