@@ -1,4 +1,4 @@
-"""Build hook: the C extensions sudorules._core and sudorules._generate, compiled from generator/."""
+"""Build hook: the C extensions sudorules._core, _generate and _trial, compiled from generator/."""
 from setuptools import Extension, setup
 
 setup(
@@ -14,6 +14,12 @@ setup(
             "sudorules._generate",
             sources=["generator/core.c", "generator/generate.c", "generator/generatemodule.c"],
             depends=["generator/core.h", "generator/generate.h"],
+            extra_compile_args=["-O3", "-std=c11"],
+        ),
+        # The trial propagation of sudorules/engine/trial.py (contradiction depths), one self-contained file.
+        Extension(
+            "sudorules._trial",
+            sources=["generator/trial.c"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
     ]

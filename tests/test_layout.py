@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     {"errors", "enums"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate"},
+    {"reader", "core", "output", "_core", "_generate", "_trial"},
     {"resolution"},
     {"engine"},
     {"batch"},

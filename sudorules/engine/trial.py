@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .labels import G_LABELS, G_LINKS, glabel_variable, label_variables
+from .. import _trial
+from .labels import G_LABELS, G_LINKS, glabel_variable, is_glabel, label_variables
 
 #: the g-labels of each rn, cn and bn variable
 _G_OF_VARIABLE: dict[int, list[int]] = {}
@@ -45,19 +46,30 @@ class TrialState:
             for v in label_variables(lab):
                 self.members.setdefault(v, []).append(lab)
 
-    def contradiction_depth(self, target: int, g: bool = False) -> Optional[int]:
+    def contradiction_depth(self, target: int, g: bool = False, limit: Optional[int] = None) -> Optional[int]:
         """The round in which assuming ``target`` empties a CSP variable, or None (see the module);
-        with ``g``, g-labels holding all the compatible candidates of a variable are assumed too."""
+        with ``g``, g-labels holding all the compatible candidates of a variable are assumed too.
+        ``limit``: None too when there is no contradiction within that many rounds."""
+        return self.depth([target], g, limit)
+
+    def depth(self, assumed: Iterable[int], g: bool = False, limit: Optional[int] = None) -> Optional[int]:
+        """The same from several assumptions at once, labels and g-labels (a target and the rlcs of
+        a partial braid or g-braid): a braid[m] extending a partial braid of length k on Z with rlc
+        set S is a propagation from Z and S that contradicts within m - k rounds (the argument of
+        the module's docstring, started from round k)."""
+        assumed = set(assumed)
+        g_assumed = {x for x in assumed if is_glabel(x)}
+        assumed -= g_assumed
+        frontier = sorted(assumed)
+        g_frontier = sorted(g_assumed)
         compatible = {v: len(ls) for v, ls in self.members.items()}
-        decided = set(label_variables(target))  # variables that hold an assumed candidate
+        decided = {v for lab in assumed for v in label_variables(lab)}  # variables holding an assumed candidate
         removed: set[int] = set()
-        assumed = {target}
-        g_assumed: set[int] = set()
-        frontier = [target]
-        g_frontier: list[int] = []
         depth = 0
         while frontier or g_frontier:
             depth += 1
+            if limit is not None and depth > limit:
+                return None
             touched: set[int] = set()
             newly = set(frontier)
             for links in [self.links[lab] for lab in frontier] + [G_LINKS[gl] & self.labels for gl in g_frontier]:
@@ -89,3 +101,16 @@ class TrialState:
                     frontier.append(lab)
                     decided.update(label_variables(lab))
         return None
+
+
+
+#: ``State(labels)``: a state of candidates for repeated propagations, ``.depth(assumed, g, limit)``:
+#: :meth:`TrialState.depth` if it is at most ``limit``, else 0 (compiled: generator/trial.c)
+State = _trial.State
+
+
+def depths(labels: Iterable[int], targets: Iterable[int], g: bool = False, limit: int = 36) -> list[int]:
+    """For each target, its contradiction depth if it is at most ``limit``, else 0 (compiled:
+    generator/trial.c; :class:`TrialState` is the reference, a test compares them)."""
+    return _trial.depths(labels, targets, g, limit)
+

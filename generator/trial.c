@@ -1,0 +1,557 @@
+/*
+ * sudorules._trial: the trial propagation of sudorules/engine/trial.py in C.  C11, no dependencies.
+ *
+ *     depths(labels, targets, g, limit) -> list[int]
+ *     State(labels).depth(assumed, g, limit) -> int
+ *
+ * For each target Z (a label among `labels`, the current candidates) the contradiction depth of Z,
+ * exactly TrialState(labels, LINKS).contradiction_depth(Z, g) of trial.py, when it is not None and at
+ * most `limit`, else 0.  (Assume Z, remove every candidate linked to it, then by rounds force the
+ * only compatible candidate of every undecided CSP variable; with g, a variable whose 2 or 3
+ * compatible candidates lie in one of its g-labels assumes that g-label, whose g-links go in the next
+ * round.  The depth is the round in which a variable is emptied, or in which the links of the
+ * candidates forced (g-labels assumed) in the previous round hit a candidate forced in that same
+ * round; trial.py's module docstring says why it bounds the length of a braid / g-braid.)
+ *
+ * Why it exists: the engine calls depths() after every chain step to decide which targets' partial
+ * whips (braids) to build at the current level, so it must cost microseconds per target; the Python
+ * costs 70-190 us per target (set and dict work per removed candidate).  Like the Python given a
+ * limit, it stops a target as soon as the round number would exceed `limit` (callers only want depths
+ * up to the current level): limit 3 costs ~65% of limit 36 on the states below.
+ *
+ * Measured (benchmarks/bench_trial.py: the first 200 puzzles of cb-001 after BRT, every remaining
+ * candidate a target, 25,608 targets; GCC 12 -O3, one core of a shared 2-core AMD EPYC VM): per target,
+ * Python (TrialState.contradiction_depth, stopped at the limit too) / C, state building included:
+ *     g False, limit 3:   66 us / 0.69 us (~95x)        g False, limit 36:  109 us / 1.1 us (~100x)
+ *     g True,  limit 3:  118 us / 1.0 us  (~115x)       g True,  limit 36:  189 us / 1.6 us (~115x)
+ * (C at limit 1: 0.29 us without g, 0.39 us with; building the state, ~4 us a call, is 0.035 us a
+ * target at 128 targets a call.)
+ *
+ * State(labels) holds the candidates (an immutable object: built once, then only read), and
+ * st.depth(assumed, g, limit) runs the same propagation from a set of assumptions at round 0: the
+ * labels of `assumed` (among the state's) are assumed and their variables decided, its g-labels
+ * (labels.py's ids 10 * variable + segment, whatever g) are g-assumed, and all of them make the first
+ * frontiers, so round 1 removes all their links and g-links (two linked assumed labels, or an assumed
+ * label g-linked to an assumed g-label, contradict in round 1); the rest is depths()'s propagation, and
+ * from one label it is depths() of that label (both call propagate()).  Positional only, 0 when there
+ * is no contradiction within `limit` (>= 1) rounds; TypeError / ValueError for a bad argument or an
+ * empty `assumed`.
+ *
+ * Why it exists: per-partial-braid pruning.  A partial braid of length k on Z with rlc set S can only
+ * extend to a braid (g-braid) of length <= m if the propagation from Z and S together contradicts within
+ * m - k rounds (its remaining rlcs are forced one a round, its last variable emptied).  The engine asks
+ * st.depth([Z, *S], g, m - k) from a CLIPS rule's right-hand side before building each partial braid of
+ * the lean stage's target, and drops those that cannot complete in that stage: millions of calls on hard
+ * puzzles, each with 3-10 assumptions.  So the State indexes the candidates once (~1.5 us) and a call
+ * only copies the per-variable masks (648 bytes) and zeroes small bitsets on its stack, parsing
+ * `assumed` straight from the list (METH_FASTCALL: no argument tuple).
+ *
+ * Measured (bench_trial.py, same 200 states, 4,000 sets per row: a random target and the rlcs of a
+ * random partial braid on it, or with g of a partial g-braid, ~85% of whose rlcs are then g-labels),
+ * per call, Python's call and loop included (~0.05 us of it), two runs (the VM is noisy: a third run,
+ * in a slow phase where depths() too was ~20% slower, gave up to 2.0 us at limit 3, 2.2 us at 36):
+ *     3 assumptions: limit 3  0.94-1.35 us,  limit 36  1.4-1.9 us
+ *     6 assumptions: limit 3  1.2-1.55 us,   limit 36  1.5-2.2 us
+ *     9 assumptions: limit 3  1.3-1.9 us,    limit 36  1.5-2.2 us
+ * (~100x trial.py's TrialState.depth: 80-240 us.)  The cost is the propagation itself, ~4 variable
+ * updates per removed candidate: with 6 assumptions round 1 alone is ~0.6 us (one label: ~0.3 us) and
+ * each further round ~0.25 us; a packed var/position table made no measurable difference.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Data layout (the one place it is documented)
+ * ---------------------------------------------------------------------------------------------------
+ * Labels.  The Python label 100n + 10r + c (digit n, row r, column c, all 1..9) is index
+ * i = 81(n-1) + 9(r-1) + (c-1), 0..728: digit-major, then the cell 0..80 row-major.
+ *
+ * Sets of labels are bitsets of 729 bits in W = 12 uint64 words (bit i % 64 of word i / 64); the 39
+ * bits past 728 stay 0.
+ *
+ * CSP variables are 0..323, 81 of each kind, with the position (0..8) of each of their 9 members:
+ *       rc  9(r-1) + (c-1)          members: the 9 digits of the cell       position n-1
+ *       rn  81 + 9(r-1) + (n-1)     members: digit n in the 9 cells of row  position c-1
+ *       cn  162 + 9(c-1) + (n-1)    members: digit n in the 9 cells of col  position r-1
+ *       bn  243 + 9(b-1) + (n-1)    members: digit n in the 9 cells of box  position 3(row in box)
+ *                                                                                + (col in box)
+ * (b the box 1..9, row-major; rows and columns in box 0..2).  A set of members of one variable is a
+ * 9-bit mask over positions: the propagation keeps, per variable, the mask of its members still
+ * present and not removed, so "compatible[v]" of trial.py is its popcount and the forced candidate
+ * its lowest bit.  Two labels are linked iff they share a variable, so LINK[i] is the union of the
+ * members of i's four variables, minus i.
+ *
+ * g-labels are 0..971, in the order of labels.py's G_LABELS: 243 rn (row r, digit n, column triplet
+ * s: 9*9*3), 243 cn (column, digit, row triplet), 486 bn (box, digit, segment: rows 0..2 of the
+ * box, then columns 0..2).  A g-label is a 9-bit mask of its variable's positions: 7 << 3s for rn /
+ * cn triplet s (0..2) and bn row s, 0x49 << j for bn column j.  GLINK[k] (labels.py's G_LINKS) is the
+ * AND of the LINK sets of its three labels.  Only rn, cn and bn variables have g-labels (3, 3, 6).
+ *
+ * All these tables are static, filled once by fill_tables() when the module is first imported and
+ * only read afterwards (they are not const only because the preprocessor cannot build the bitsets);
+ * G_INDEX maps labels.py's g-label ids to these indices.  There is no other global state besides
+ * their "filled" flag (a call's state lives on its stack; a State object's candidates are written by
+ * its constructor only).
+ * ---------------------------------------------------------------------------------------------------
+ *
+ * Fidelity to trial.py (the tests in tests/test_trial_c.py compare the two on random and real
+ * states).  In one round the Python scans the links of the frontier labels, then the g-links of the
+ * g-frontier, and returns the round as soon as one of them is a label forced in the previous round
+ * ("x in newly"), else removes those neither removed nor assumed.  Scanning order cannot change
+ * the outcome, so here the union of all those link sets is taken at once.  Likewise the undecided
+ * touched variables are examined in any order: an emptied one returns the round whatever was
+ * collected before, forced labels are de-duplicated in a bitset, and the g-frontier is a set of
+ * g-labels.  A variable not decided holds no assumed label (assuming a label decides its four
+ * variables), so its mask is exactly the Python's compatible candidates, and a label it forces was
+ * never assumed before.  With several assumptions (State.depth) the same holds: round 0's "newly" is
+ * all the assumed labels, and the variables of each are decided from round 0.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#define NL 729 /* labels */
+#define NV 324 /* CSP variables */
+#define NG 972 /* g-labels */
+#define W 12   /* uint64 words of a label bitset */
+#define WV 6   /* uint64 words of a variable bitset */
+#define WG 16  /* uint64 words of a g-label bitset */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CTZ64(x) __builtin_ctzll(x)
+#else
+static int CTZ64(uint64_t x) /* x != 0 */
+{
+    int n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        ++n;
+    }
+    return n;
+}
+#endif
+
+/* ---- tables, filled once at import (fill_tables) and read-only afterwards --------------------- */
+
+static uint64_t LINK[NL][W];     /* labels linked to label i */
+static uint64_t GLINK[NG][W];    /* labels linked to all three labels of g-label k */
+static uint16_t VAR_OF[NL][4];   /* the rc, rn, cn, bn variables of label i */
+static uint16_t POS_IN[NL][4];   /* bit (1 << position) of label i in each of them */
+static uint16_t MEMBER[NV][9];   /* the label at each position of variable v */
+static uint16_t G_OF_VAR[NV][6]; /* the g-labels of variable v (G_COUNT[v] of them) */
+static uint8_t G_COUNT[NV];      /* 0 for rc, 3 for rn and cn, 6 for bn */
+static uint16_t G_MASK[NG];      /* the positions of g-label k in its variable */
+#define G_ID_MIN 2111            /* labels.py's g-label ids 10 * variable id + segment: 2111..4996 */
+#define G_ID_MAX 4996
+static int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
+
+static int label_index(int n, int r, int c) { return 81 * n + 9 * r + c; } /* all 0-based */
+
+/* Called once, by the first PyInit__trial (the tables start as static zeros); `tables_ready` keeps a
+ * second initialisation from rewriting tables that a call running without the GIL may be reading. */
+static int tables_ready;
+
+static void fill_tables(void)
+{
+    if (tables_ready) return;
+    for (int n = 0; n < 9; ++n)
+        for (int r = 0; r < 9; ++r)
+            for (int c = 0; c < 9; ++c) {
+                int i = label_index(n, r, c), b = 3 * (r / 3) + c / 3;
+                const int var[4] = {9 * r + c, 81 + 9 * r + n, 162 + 9 * c + n, 243 + 9 * b + n};
+                const int pos[4] = {n, c, r, 3 * (r % 3) + c % 3};
+                for (int k = 0; k < 4; ++k) {
+                    VAR_OF[i][k] = (uint16_t)var[k];
+                    POS_IN[i][k] = (uint16_t)(1u << pos[k]);
+                    MEMBER[var[k]][pos[k]] = (uint16_t)i;
+                }
+            }
+    for (int i = 0; i < NL; ++i) {
+        for (int k = 0; k < 4; ++k)
+            for (int p = 0; p < 9; ++p) {
+                int j = MEMBER[VAR_OF[i][k]][p];
+                LINK[i][j >> 6] |= 1ull << (j & 63);
+            }
+        LINK[i][i >> 6] &= ~(1ull << (i & 63));
+    }
+    /* g-labels in labels.py's order: rn, cn (3 triplets each), bn (3 rows, 3 columns); the variable
+     * 81 kind + 9 (a - 1) + (n - 1) is labels.py's 100 (kind + 1) + 10 a + n, segment s its s + 1. */
+    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j) G_INDEX[j] = -1;
+    int k = 0;
+    for (int kind = 1; kind <= 3; ++kind)
+        for (int v = 81 * kind; v < 81 * (kind + 1); ++v)
+            for (int s = 0; s < (kind == 3 ? 6 : 3); ++s, ++k) {
+                uint16_t mask = (uint16_t)(s < 3 ? 7u << (3 * s) : 0x49u << (s - 3));
+                G_MASK[k] = mask;
+                G_OF_VAR[v][G_COUNT[v]++] = (uint16_t)k;
+                int a = (v - 81 * kind) / 9 + 1, n = v % 9 + 1;
+                G_INDEX[10 * (100 * (kind + 1) + 10 * a + n) + s + 1 - G_ID_MIN] = (int16_t)k;
+                for (int w = 0; w < W; ++w) GLINK[k][w] = ~0ull;
+                for (int p = 0; p < 9; ++p)
+                    if (mask >> p & 1u)
+                        for (int w = 0; w < W; ++w) GLINK[k][w] &= LINK[MEMBER[v][p]][w];
+            }
+    tables_ready = 1;
+}
+
+/* ---- the propagation ------------------------------------------------------------------------- */
+
+/* The candidates of a state: what depths() builds per call and a State object once. */
+typedef struct {
+    uint64_t present[W]; /* the candidates */
+    uint16_t live[NV];   /* per variable, the positions of its present members */
+} Cands;
+
+/* Fill c->live from c->present. */
+static void cands_index(Cands *c)
+{
+    memset(c->live, 0, sizeof c->live);
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = c->present[w]; bits; bits &= bits - 1) {
+            int i = 64 * w + CTZ64(bits);
+            for (int k = 0; k < 4; ++k) c->live[VAR_OF[i][k]] |= POS_IN[i][k];
+        }
+}
+
+/* The round in which the propagation from the labels of `assumed0` (all present) and the g-labels of
+ * `g_assumed0`, all assumed at round 0, contradicts, or 0 when it stops first or would go past round
+ * `limit`.  Only reads `c`, the tables and its arguments (its state is on the stack). */
+static int propagate(const Cands *c, const uint64_t assumed0[W], const uint64_t g_assumed0[WG], int g,
+                     long limit)
+{
+    uint16_t live[NV];
+    memcpy(live, c->live, sizeof live);
+    uint64_t removed[W] = {0}, assumed[W], newly[W];
+    uint64_t decided[WV] = {0}, g_assumed[WG];
+    uint16_t frontier[NL], g_frontier[NG];
+    int n_frontier = 0, n_g_frontier = 0;
+    memcpy(assumed, assumed0, sizeof assumed);
+    memcpy(newly, assumed0, sizeof newly);
+    memcpy(g_assumed, g_assumed0, sizeof g_assumed);
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = assumed0[w]; bits; bits &= bits - 1) {
+            int x = 64 * w + CTZ64(bits);
+            frontier[n_frontier++] = (uint16_t)x;
+            for (int k = 0; k < 4; ++k) decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
+        }
+    for (int w = 0; w < WG; ++w)
+        for (uint64_t bits = g_assumed0[w]; bits; bits &= bits - 1)
+            g_frontier[n_g_frontier++] = (uint16_t)(64 * w + CTZ64(bits));
+
+    for (long depth = 1; n_frontier || n_g_frontier; ++depth) {
+        if (depth > limit) return 0;
+        uint64_t hit[W] = {0};
+        for (int f = 0; f < n_frontier; ++f)
+            for (int w = 0; w < W; ++w) hit[w] |= LINK[frontier[f]][w];
+        for (int f = 0; f < n_g_frontier; ++f)
+            for (int w = 0; w < W; ++w) hit[w] |= GLINK[g_frontier[f]][w];
+        uint64_t clash = 0;
+        for (int w = 0; w < W; ++w) {
+            hit[w] &= c->present[w];
+            clash |= hit[w] & newly[w];
+        }
+        if (clash) return (int)depth; /* two candidates forced (assumed) together, or one of them and a
+                                       * g-label assumed with them, are linked */
+        uint64_t touched[WV] = {0};
+        for (int w = 0; w < W; ++w) {
+            uint64_t fresh = hit[w] & ~removed[w] & ~assumed[w];
+            removed[w] |= fresh;
+            for (; fresh; fresh &= fresh - 1) {
+                int x = 64 * w + CTZ64(fresh);
+                for (int k = 0; k < 4; ++k) {
+                    int v = VAR_OF[x][k];
+                    live[v] &= (uint16_t)~POS_IN[x][k];
+                    touched[v >> 6] |= 1ull << (v & 63);
+                }
+            }
+        }
+        n_frontier = n_g_frontier = 0;
+        for (int w = 0; w < W; ++w) newly[w] = 0;
+        for (int w = 0; w < WV; ++w)
+            for (uint64_t open = touched[w] & ~decided[w]; open; open &= open - 1) {
+                int v = 64 * w + CTZ64(open);
+                /* Only 0, 1, 2-3 or more matter: clearing the lowest bit thrice beats a popcount, which
+                 * without -mpopcnt is a library call. */
+                unsigned left = live[v], rest = left & (left - 1);
+                if (left == 0) return (int)depth;
+                if (rest == 0) {
+                    int x = MEMBER[v][CTZ64(left)];
+                    uint64_t bit = 1ull << (x & 63);
+                    if (!(newly[x >> 6] & bit)) { /* the same label forced by two variables */
+                        newly[x >> 6] |= bit;
+                        frontier[n_frontier++] = (uint16_t)x;
+                    }
+                } else if (g && ((rest & (rest - 1)) & ((rest & (rest - 1)) - 1)) == 0) { /* 2 or 3 */
+                    for (int j = 0; j < G_COUNT[v]; ++j) {
+                        int gl = G_OF_VAR[v][j];
+                        if (!(left & ~G_MASK[gl]) && !(g_assumed[gl >> 6] >> (gl & 63) & 1u))
+                            g_frontier[n_g_frontier++] = (uint16_t)gl;
+                    }
+                }
+            }
+        /* As in trial.py, the round's g-labels and forced labels are assumed only once every touched
+         * variable has been examined: decided[] must not change during that scan. */
+        for (int f = 0; f < n_g_frontier; ++f) g_assumed[g_frontier[f] >> 6] |= 1ull << (g_frontier[f] & 63);
+        for (int f = 0; f < n_frontier; ++f) {
+            int x = frontier[f];
+            assumed[x >> 6] |= 1ull << (x & 63); /* never assumed before: its variables were undecided */
+            for (int k = 0; k < 4; ++k) decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
+        }
+    }
+    return 0;
+}
+
+/* ---- the binding ----------------------------------------------------------------------------- */
+
+static int has(const uint64_t *bits, int i) { return (int)(bits[i >> 6] >> (i & 63) & 1u); }
+static void put(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }
+
+/* The value of an int object in *value (LONG_MIN if it does not fit a long: no label, g-label or
+ * sensible limit is that far out), 0; or -1 with a TypeError set (`what` names the argument). */
+static int int_value(PyObject *item, const char *what, long *value)
+{
+    PyObject *number;
+    if (PyLong_Check(item)) {
+        number = item;
+        Py_INCREF(number);
+    } else if (PyIndex_Check(item)) {
+        number = PyNumber_Index(item);
+        if (number == NULL) return -1;
+    } else {
+        PyErr_Format(PyExc_TypeError, "%s must be ints, got %.100s", what, Py_TYPE(item)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    *value = PyLong_AsLongAndOverflow(number, &overflow);
+    Py_DECREF(number);
+    if (*value == -1 && !overflow && PyErr_Occurred()) return -1;
+    if (overflow) *value = overflow > 0 ? LONG_MAX : LONG_MIN;
+    return 0;
+}
+
+/* The index of label 100*digit + 10*row + col (each 1..9), else -1 (no error set). */
+static int label_of(long value)
+{
+    int n = (int)(value / 100), r = (int)(value / 10 % 10), c = (int)(value % 10);
+    if (value < 111 || value > 999 || r == 0 || c == 0) return -1;
+    return label_index(n - 1, r - 1, c - 1);
+}
+
+/* The index of one label object, or -1 with a TypeError / ValueError set. */
+static int parse_label(PyObject *item, const char *what)
+{
+    long value;
+    if (int_value(item, what, &value) < 0) return -1;
+    int i = label_of(value);
+    if (i < 0)
+        PyErr_Format(PyExc_ValueError, "%s: %R is not a label 100*digit + 10*row + col (each 1..9)", what,
+                     item);
+    return i;
+}
+
+/* Fill `c` from a sequence (any iterable) of labels; 0, or -1 with an error set.  Items are fetched
+ * one by one (an __index__ could change a list while it is read). */
+static int read_labels(PyObject *obj, Cands *c)
+{
+    memset(c, 0, sizeof *c);
+    PyObject *seq = PySequence_Fast(obj, "labels must be a sequence of ints");
+    if (seq == NULL) return -1;
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); ++j) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
+        Py_INCREF(item);
+        int i = parse_label(item, "labels");
+        Py_DECREF(item);
+        if (i < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        put(c->present, i);
+    }
+    Py_DECREF(seq);
+    cands_index(c);
+    return 0;
+}
+
+static PyObject *py_depths(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    (void)self;
+    static char *kwlist[] = {"labels", "targets", "g", "limit", NULL};
+    PyObject *labels_obj, *targets_obj;
+    int g;
+    long limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOpl:depths", kwlist, &labels_obj, &targets_obj, &g,
+                                     &limit))
+        return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %ld", limit);
+
+    Cands st;
+    if (read_labels(labels_obj, &st) < 0) return NULL;
+
+    PyObject *seq = PySequence_Fast(targets_obj, "targets must be a sequence of ints");
+    if (seq == NULL) return NULL;
+    /* index, then depth (below 729 + 972: each round assumes a new label or g-label), of each target;
+     * all are checked before any propagation */
+    Py_ssize_t n_targets = PySequence_Fast_GET_SIZE(seq);
+    uint16_t *work = PyMem_Malloc((size_t)(n_targets > 0 ? n_targets : 1) * sizeof *work);
+    if (work == NULL) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t j = 0; j < n_targets; ++j) {
+        if (j >= PySequence_Fast_GET_SIZE(seq)) { /* shortened by an __index__ */
+            PyErr_SetString(PyExc_RuntimeError, "targets changed size while read");
+            PyMem_Free(work);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
+        Py_INCREF(item);
+        int i = parse_label(item, "targets");
+        if (i >= 0 && !has(st.present, i)) {
+            PyErr_Format(PyExc_ValueError, "target %R is not among the labels", item);
+            i = -1;
+        }
+        Py_DECREF(item);
+        if (i < 0) {
+            PyMem_Free(work);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        work[j] = (uint16_t)i;
+    }
+    Py_DECREF(seq);
+
+    static const uint64_t no_g[WG];
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t j = 0; j < n_targets; ++j) {
+        uint64_t target[W] = {0};
+        put(target, work[j]);
+        work[j] = (uint16_t)propagate(&st, target, no_g, g, limit);
+    }
+    Py_END_ALLOW_THREADS
+
+    PyObject *result = PyList_New(n_targets);
+    for (Py_ssize_t j = 0; result != NULL && j < n_targets; ++j) {
+        PyObject *d = PyLong_FromLong(work[j]);
+        if (d == NULL) Py_CLEAR(result);
+        else PyList_SET_ITEM(result, j, d);
+    }
+    PyMem_Free(work);
+    return result;
+}
+
+/* ---- State: the candidates built once, for many propagations from several assumptions --------- */
+
+typedef struct {
+    PyObject_HEAD
+    Cands cands; /* written by State_new only */
+} StateObject;
+
+static PyObject *State_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"labels", NULL};
+    PyObject *labels_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:State", kwlist, &labels_obj)) return NULL;
+    StateObject *self = (StateObject *)type->tp_alloc(type, 0);
+    if (self == NULL) return NULL;
+    if (read_labels(labels_obj, &self->cands) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* depth(assumed, g, limit, /): positional only (METH_FASTCALL), as the engine calls it. */
+static PyObject *State_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Cands *c = &((StateObject *)self)->cands;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError,
+                            "depth() takes exactly 3 positional arguments (assumed, g, limit), %zd given", nargs);
+    int g = args[1] == Py_True ? 1 : args[1] == Py_False ? 0 : PyObject_IsTrue(args[1]);
+    if (g < 0) return NULL;
+    long limit;
+    if (int_value(args[2], "limit", &limit) < 0) return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
+
+    uint64_t assumed[W] = {0}, g_assumed[WG] = {0};
+    PyObject *seq = PySequence_Fast(args[0], "assumed must be a sequence of ints");
+    if (seq == NULL) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) == 0) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "assumed is empty");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); ++j) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
+        long value;
+        Py_INCREF(item);
+        int bad = int_value(item, "assumed", &value);
+        if (!bad) {
+            int i = label_of(value);
+            int k = value >= G_ID_MIN && value <= G_ID_MAX ? G_INDEX[value - G_ID_MIN] : -1;
+            if (i >= 0 && has(c->present, i)) put(assumed, i);
+            else if (k >= 0) put(g_assumed, k);
+            else {
+                bad = 1;
+                if (i >= 0) PyErr_Format(PyExc_ValueError, "assumed label %R is not among the labels", item);
+                else PyErr_Format(PyExc_ValueError, "assumed: %R is neither a label nor a g-label", item);
+            }
+        }
+        Py_DECREF(item);
+        if (bad) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    return PyLong_FromLong(propagate(c, assumed, g_assumed, g, limit));
+}
+
+static PyMethodDef State_methods[] = {
+    {"depth", (PyCFunction)(void (*)(void))State_depth, METH_FASTCALL,
+     "depth($self, assumed, g, limit, /)\n--\n\n"
+     "The round (1..limit) in which the trial propagation from all of `assumed` (a non-empty sequence of "
+     "labels among the state's and g-label ids 10*variable + segment) contradicts, with g-labels if g; 0 "
+     "if it does not within limit (>= 1) rounds."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject StateType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sudorules._trial.State",
+    .tp_basicsize = sizeof(StateObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "State(labels)\n--\n\n"
+              "The candidates (labels 100*digit + 10*row + col), indexed once for many State.depth calls; "
+              "immutable.",
+    .tp_new = State_new,
+    .tp_methods = State_methods,
+};
+
+static PyMethodDef methods[] = {
+    {"depths", (PyCFunction)(void (*)(void))py_depths, METH_VARARGS | METH_KEYWORDS,
+     "depths(labels, targets, g, limit) -> list[int]: for each target (a label among labels, each "
+     "100*digit + 10*row + col), its trial contradiction depth (sudorules.engine.trial, with g-labels "
+     "if g) if it is at most limit (>= 1), else 0."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_trial",
+    "Compiled trial propagation (contradiction depths) of sudorules.engine.trial.", -1, methods, NULL, NULL,
+    NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__trial(void)
+{
+    fill_tables();
+    if (PyType_Ready(&StateType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&StateType);
+    if (PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0) {
+        Py_DECREF(&StateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

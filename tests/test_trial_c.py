@@ -1,0 +1,403 @@
+"""The compiled trial propagation (sudorules._trial, generator/trial.c) against the Python one.
+
+sudorules._trial.depths(labels, targets, g, limit) must give, for every target, exactly
+``d if (d := TrialState(labels, LINKS).contradiction_depth(z, g)) is not None and d <= limit else 0``.
+The states: the starting candidates of puzzles of collections/demo.txt, random "plausible" states (a
+random complete grid's 81 candidates plus a random share of the others, so a solution always
+remains) and arbitrary random subsets of the 729 labels (no solution, even empty variables: the
+semantics are defined for any set).  Each state's Python depths are computed once without a limit
+and compared with the C for several limits, with and without g-labels.
+
+sudorules._trial.State(labels).depth(assumed, g, limit) is the same propagation started from a set of
+labels and g-labels assumed at round 0; :func:`reference_depth` below is its Python reference (the loop
+of TrialState.contradiction_depth with that starting state), itself checked against
+contradiction_depth on single targets.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from sudorules import _trial, core
+from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
+from sudorules.engine.trial import TrialState
+from sudorules.puzzle import Puzzle
+
+ALL_LABELS = sorted(LINKS)
+DEMO = Path(__file__).resolve().parent.parent / "collections" / "demo.txt"
+LIMITS = (1, 2, 3, 5, 36, 1000)
+
+
+def labels_of_candidates(candidates: dict[int, frozenset[int]]) -> list[int]:
+    return [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1
+            for cell, digits in candidates.items() for d in digits]
+
+
+def demo_states(count: int) -> list[list[int]]:
+    lines = [line.split()[0] for line in DEMO.read_text().splitlines() if line.strip()]
+    return [labels_of_candidates(Puzzle.from_string(p).candidates()) for p in lines[:count]]
+
+
+def plausible_states(count: int, seed: int) -> list[list[int]]:
+    """A random grid's solution labels plus each other label with a random probability 0.05..0.5."""
+    rng = random.Random(seed)
+    states = []
+    for k in range(count):
+        grid = core.random_grid(seed * 1000 + k)
+        solution = {100 * grid[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1 for cell in range(81)}
+        share = rng.uniform(0.05, 0.5)
+        labels = [lab for lab in ALL_LABELS if lab in solution or rng.random() < share]
+        rng.shuffle(labels)
+        states.append(labels)
+    return states
+
+
+def arbitrary_states(count: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[lab for lab in ALL_LABELS if rng.random() < rng.uniform(0.2, 0.8)] for _ in range(count)]
+
+
+def python_depths(labels: list[int], targets: list[int], g: bool) -> list[int | None]:
+    state = TrialState(labels, LINKS)
+    return [state.contradiction_depth(z, g) for z in targets]
+
+
+def expected(depths: list[int | None], limit: int) -> list[int]:
+    return [d if d is not None and d <= limit else 0 for d in depths]
+
+
+def check_states(states: list[list[int]], targets_per_state: int, seed: int) -> dict[bool, Counter]:
+    """Compare C and Python on every state; return, per g, the counts of the Python depths."""
+    rng = random.Random(seed)
+    seen: dict[bool, Counter] = {False: Counter(), True: Counter()}
+    for labels in states:
+        targets = rng.sample(labels, min(targets_per_state, len(labels)))
+        for g in (False, True):
+            want = python_depths(labels, targets, g)
+            seen[g].update(want)
+            for limit in LIMITS:
+                got = _trial.depths(labels, targets, g, limit)
+                assert got == expected(want, limit), (sorted(labels), g, limit)
+    return seen
+
+
+def test_demo_puzzles_match_python():
+    seen = check_states(demo_states(12), 10**9, seed=1)
+    for g in (False, True):
+        assert sum(n for d, n in seen[g].items() if d) > 100  # contradictions do happen
+        assert len([d for d in seen[g] if d]) >= 3  # at several depths
+
+
+def test_plausible_states_match_python():
+    seen = check_states(plausible_states(60, seed=2), 40, seed=3)
+    for g in (False, True):
+        depths = [d for d in seen[g] if d]
+        assert len(depths) >= 4 and max(depths) >= 4, seen[g]
+        assert seen[g][None] > 0  # and some propagations stop without one
+
+
+def test_arbitrary_states_match_python():
+    seen = check_states(arbitrary_states(40, seed=4), 30, seed=5)
+    assert len([d for d in seen[False] if d]) >= 3
+
+
+def test_g_labels_change_depths():
+    """The g-label rule is exercised: on these states it must shorten (or create) contradictions."""
+    changed = 0
+    for labels in demo_states(6) + plausible_states(10, seed=6):
+        plain = _trial.depths(labels, labels, False, 1000)
+        with_g = _trial.depths(labels, labels, True, 1000)
+        assert with_g == expected(python_depths(labels, labels, True), 1000)
+        changed += sum(a != b for a, b in zip(plain, with_g))
+    assert changed > 20
+
+
+def test_order_duplicates_and_sequence_types():
+    labels = demo_states(1)[0]
+    targets = labels[::3]
+    want = _trial.depths(labels, targets, True, 36)
+    shuffled = labels * 2
+    random.Random(7).shuffle(shuffled)
+    assert _trial.depths(tuple(shuffled), tuple(targets), 1, 36) == want
+    assert _trial.depths(labels=labels, targets=targets, g=True, limit=36) == want
+    assert _trial.depths(labels, targets[::-1], True, 36) == want[::-1]
+    assert _trial.depths(labels, [], True, 36) == []
+    assert _trial.depths(labels, targets[:1] * 3, True, 36) == want[:1] * 3
+
+
+def test_errors():
+    labels = demo_states(1)[0]
+    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
+    with pytest.raises(ValueError, match="not among the labels"):
+        _trial.depths(labels, [labels[0], absent], False, 3)
+    for bad in (0, 100, 110, 101, 1000, 111 - 1, -111, 10**30):
+        with pytest.raises(ValueError, match="not a label"):
+            _trial.depths(labels + [bad], labels[:1], False, 3)
+        with pytest.raises(ValueError, match="not a label"):
+            _trial.depths(labels, [bad], False, 3)
+    for bad in (111.0, "111", None):
+        with pytest.raises(TypeError):
+            _trial.depths(labels + [bad], labels[:1], False, 3)
+        with pytest.raises(TypeError):
+            _trial.depths(labels, [bad], False, 3)
+    with pytest.raises(TypeError):
+        _trial.depths(5, labels[:1], False, 3)
+    with pytest.raises(TypeError):
+        _trial.depths(labels, 5, False, 3)
+    for limit in (0, -1):
+        with pytest.raises(ValueError, match="limit"):
+            _trial.depths(labels, labels[:1], False, limit)
+    with pytest.raises(TypeError):
+        _trial.depths(labels, labels[:1], False)
+    with pytest.raises(TypeError):
+        _trial.depths(labels, labels[:1], False, 3.0)
+
+
+# -- State.depth: several assumptions at once ---------------------------------------------------------
+
+G_OF_VARIABLE: dict[int, list[int]] = {}
+for _gl in G_LABELS:
+    G_OF_VARIABLE.setdefault(glabel_variable(_gl), []).append(_gl)
+
+
+def reference_depth(labels, assumed, g: bool, limit: int | None = None) -> int:
+    """TrialState.contradiction_depth's propagation, started from every label and g-label of
+    ``assumed`` at round 0 (the labels assumed, their variables decided, the g-labels g-assumed, and
+    all of them the first frontiers); 0 for None (no contradiction, or none within ``limit``)."""
+    present = frozenset(labels)
+    members: dict[int, list[int]] = {}
+    for lab in present:
+        for v in label_variables(lab):
+            members.setdefault(v, []).append(lab)
+    g_assumed = {x for x in assumed if is_glabel(x)}
+    assumed = set(assumed) - g_assumed
+    assert assumed <= present and g_assumed <= set(G_LABELS)
+    frontier, g_frontier = sorted(assumed), sorted(g_assumed)
+    compatible = {v: len(ls) for v, ls in members.items()}
+    decided = {v for lab in assumed for v in label_variables(lab)}
+    removed: set[int] = set()
+    depth = 0
+    while frontier or g_frontier:
+        depth += 1
+        if limit is not None and depth > limit:
+            return 0
+        touched: set[int] = set()
+        newly = set(frontier)
+        for links in [LINKS[lab] & present for lab in frontier] + [G_LINKS[gl] & present for gl in g_frontier]:
+            for x in links:
+                if x in newly:
+                    return depth
+                if x in removed or x in assumed:
+                    continue
+                removed.add(x)
+                for v in label_variables(x):
+                    compatible[v] -= 1
+                    touched.add(v)
+        forced = []
+        g_frontier = []
+        for v in touched - decided:
+            if compatible[v] == 0:
+                return depth
+            if compatible[v] == 1:
+                forced.append(next(x for x in members[v] if x not in removed))
+            elif g and compatible[v] <= 3 and v in G_OF_VARIABLE:
+                left = {x for x in members[v] if x not in removed}
+                g_frontier += [gl for gl in G_OF_VARIABLE[v] if gl not in g_assumed and left <= set(G_LABELS[gl])]
+        g_assumed.update(g_frontier)
+        frontier = []
+        for lab in dict.fromkeys(forced):
+            if lab not in assumed:
+                assumed.add(lab)
+                frontier.append(lab)
+                decided.update(label_variables(lab))
+    return 0
+
+
+def unlinked_set(rng: random.Random, labels: list[int], size: int) -> list[int]:
+    """Up to ``size`` labels, pairwise unlinked (as a target and the rlcs of a partial braid are)."""
+    chosen: list[int] = []
+    for lab in rng.sample(labels, len(labels)):
+        if len(chosen) == size:
+            break
+        if not any(lab in LINKS[x] for x in chosen):
+            chosen.append(lab)
+    return chosen
+
+
+def assumption_sets(rng: random.Random, labels: list[int], with_g: bool) -> list[list[int]]:
+    """Pairwise unlinked sets of 1..10 labels, arbitrary ones (often linked: depth 1), and with
+    ``with_g`` the same plus g-labels: mostly ones holding a present label, some arbitrary."""
+    present = set(labels)
+    near = [gl for gl, labs in G_LABELS.items() if present & set(labs)]
+    sets = []
+    for _ in range(6):
+        sets.append(unlinked_set(rng, labels, rng.randint(1, 10)))
+    for _ in range(2):
+        sets.append(rng.sample(labels, min(len(labels), rng.randint(2, 6))))
+    if with_g:
+        for base in list(sets):
+            extra = rng.sample(near, min(len(near), rng.randint(1, 3)))
+            extra += rng.sample(sorted(G_LABELS), rng.randint(0, 1))
+            sets.append(base[: rng.randint(0, len(base))] + extra)
+    for s in sets:
+        rng.shuffle(s)
+    return [s for s in sets if s]
+
+
+def check_state_depths(states: list[list[int]], seed: int, with_g: bool) -> Counter:
+    """Compare State.depth with reference_depth on every state, g on and off, several limits (the
+    reference computed once without a limit); return the counts of the reference depths."""
+    rng = random.Random(seed)
+    seen: Counter = Counter()
+    for labels in states:
+        st = _trial.State(labels)
+        for assumed in assumption_sets(rng, labels, with_g):
+            for g in (False, True):
+                want = reference_depth(labels, assumed, g)
+                seen[want] += 1
+                for limit in LIMITS:
+                    got = st.depth(assumed, g, limit)
+                    assert got == (want if want <= limit else 0), (sorted(labels), assumed, g, limit)
+    return seen
+
+
+def test_reference_depth_is_contradiction_depth():
+    """The reference, from one label, is TrialState.contradiction_depth (so it is derived from it)."""
+    rng = random.Random(10)
+    for labels in demo_states(2) + plausible_states(4, seed=11):
+        targets = rng.sample(labels, 25)
+        for g in (False, True):
+            want = [d or 0 for d in python_depths(labels, targets, g)]
+            assert [reference_depth(labels, [z], g) for z in targets] == want
+
+
+def test_state_depth_labels_match_reference():
+    seen = check_state_depths(demo_states(4) + plausible_states(25, seed=12) + arbitrary_states(8, seed=13),
+                              seed=14, with_g=False)
+    depths = [d for d in seen if d]
+    # linked assumptions (and large sets) give 1, some propagations stop without one, others go deep
+    assert seen[1] > 20 and seen[0] > 20 and sum(n for d, n in seen.items() if d >= 2) > 50, seen
+    assert len(depths) >= 4 and max(depths) >= 4, seen
+
+
+def test_state_depth_glabels_match_reference():
+    seen = check_state_depths(demo_states(3) + plausible_states(20, seed=15) + arbitrary_states(6, seed=16),
+                              seed=17, with_g=True)
+    depths = [d for d in seen if d]
+    assert seen[1] > 20 and seen[0] > 20 and sum(n for d, n in seen.items() if d >= 2) > 50, seen
+    assert len(depths) >= 4 and max(depths) >= 4, seen
+
+
+def test_glabels_alone_and_their_ids():
+    """Every one of the 972 g-label ids, assumed alone or with a label, maps to its own g-label."""
+    rng = random.Random(18)
+    labels = plausible_states(1, seed=19)[0]
+    st = _trial.State(labels)
+    differ = 0
+    for gl in G_LABELS:
+        z = rng.choice(labels)
+        for g in (False, True):
+            assert st.depth([gl], g, 1000) == reference_depth(labels, [gl], g), gl
+            want = reference_depth(labels, [z, gl], g)
+            assert st.depth([gl, z], g, 1000) == want, (gl, z)
+            differ += want != _trial.depths(labels, [z], g, 1000)[0]
+    assert differ > 100  # the g-label matters
+
+
+def test_trial_py_state_depth_agrees():
+    """trial.py's own multi-assumption TrialState.depth, when it has one, is the same propagation."""
+    if not hasattr(TrialState, "depth"):
+        pytest.skip("trial.py has no TrialState.depth")
+    rng = random.Random(20)
+    for labels in plausible_states(6, seed=21):
+        state = TrialState(labels, LINKS)
+        for assumed in assumption_sets(rng, labels, True):
+            for g in (False, True):
+                assert (state.depth(assumed, g) or 0) == reference_depth(labels, assumed, g)
+
+
+def test_state_single_assumption_is_depths():
+    for labels in demo_states(3) + plausible_states(8, seed=22):
+        st = _trial.State(labels)
+        for g in (False, True):
+            for limit in (1, 3, 36):
+                assert [st.depth([z], g, limit) for z in labels] == _trial.depths(labels, labels, g, limit)
+
+
+def test_state_is_immutable_and_accepts_sequences():
+    rng = random.Random(23)
+    labels = plausible_states(1, seed=24)[0]
+    other = plausible_states(1, seed=25)[0]
+    st, st2 = _trial.State(labels), _trial.State(other)
+    sets = [s for s in assumption_sets(rng, labels, True) if len(s) > 1]
+    first = [st.depth(s, g, 36) for s in sets for g in (False, True)]
+    assert len(set(first)) >= 3
+    for _ in range(2):  # interleaved with other states, other calls, and failing calls
+        again = []
+        for s in sets:
+            for g in (False, True):
+                st2.depth(unlinked_set(rng, other, 5), not g, 1000)
+                _trial.depths(other, other[:5], g, 36)
+                with pytest.raises(ValueError):
+                    st.depth(s + [5000], g, 36)
+                again.append(st.depth(s, g, 36))
+                assert st.depth(s, g, 36) == again[-1]
+        assert again == first
+    assert [_trial.State(labels).depth(s, g, 36) for s in sets for g in (False, True)] == first
+    s = next(s for s in sets if len(set(s)) == len(s))
+    kept = list(s)
+    want = st.depth(s, True, 36)
+    assert s == kept  # the argument is not changed either
+    assert st.depth(tuple(s), 1, 36) == want
+    assert st.depth(iter(s), True, 36) == want
+    assert st.depth(s[::-1] + s, True, 36) == want  # order and duplicates do not matter
+    assert _trial.State(tuple(labels * 2)).depth(s, True, 36) == want
+    assert _trial.State(iter(labels)).depth(s, True, 36) == want
+    assert st.depth(s, True, 10**30) == want  # any big limit
+    with pytest.raises(AttributeError):
+        st.cands = None
+
+
+def test_state_errors():
+    labels = demo_states(1)[0]
+    st = _trial.State(labels)
+    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
+    z = labels[0]
+    with pytest.raises(ValueError, match="not among the labels"):
+        st.depth([z, absent], False, 3)
+    for bad in (0, 100, 110, 101, 1000, 1111, 2110, 2111 - 1, 2120, 2114, 3104, 4117, 4107, 4997, 5111, -111,
+                10**30, -10**30, True):
+        with pytest.raises(ValueError, match="neither a label nor a g-label"):
+            st.depth([z, bad], False, 3)
+    for bad in (111.0, "111", None, [111]):
+        with pytest.raises(TypeError):
+            st.depth([z, bad], False, 3)
+    for assumed in ([], ()):
+        with pytest.raises(ValueError, match="empty"):
+            st.depth(assumed, False, 3)
+    with pytest.raises(TypeError):
+        st.depth(z, False, 3)
+    for limit in (0, -1, -10**30):
+        with pytest.raises(ValueError, match="limit"):
+            st.depth([z], False, limit)
+    for limit in (3.0, "3", None):
+        with pytest.raises(TypeError):
+            st.depth([z], False, limit)
+    with pytest.raises(TypeError):
+        st.depth([z], False)
+    with pytest.raises(TypeError):
+        st.depth([z], False, 3, 4)
+    with pytest.raises(TypeError):
+        st.depth(assumed=[z], g=False, limit=3)
+    with pytest.raises(TypeError):
+        _trial.State(5)
+    with pytest.raises(TypeError):
+        _trial.State(labels + ["111"])
+    with pytest.raises(ValueError, match="not a label"):
+        _trial.State(labels + [2111])
+    with pytest.raises(TypeError):
+        _trial.State()
