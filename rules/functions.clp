@@ -6,10 +6,9 @@
 ;;; CLIPS's garbage after it is retracted, and every later puzzle gets slower (measured: W2 puzzles
 ;;; 19 -> 29 ms per puzzle over 300 puzzles, and memory growing).
 
-;;; A puzzle: its candidates, the CSP variables its givens decide, the labels of its known solution
-;;; (no partial chain is built on one), and the 324 CSP variables (ids 100*type + 10*first + second).
-(deffunction sr-init (?cands ?done ?true)
-   (foreach ?l ?true (assert (true-label (l ?l))))
+;;; A puzzle: its candidates, the CSP variables its givens decide, and the 324 CSP variables (ids
+;;; 100*type + 10*first + second).
+(deffunction sr-init (?cands ?done)
    (foreach ?v ?done (assert (done (v ?v))))
    (foreach ?l ?cands
       (bind ?n (div ?l 100)) (bind ?r (mod (div ?l 10) 10)) (bind ?c (mod ?l 10))
@@ -38,6 +37,12 @@
    (do-for-all-facts ((?f focus)) (and (eq ?f:z ?z) (>= ?f:level ?from) (eq ?f:pass ?pass)) (retract ?f))
    TRUE)
 
+;;; The target a lean stage of the braid schedule tries (0: none).  The partial (g-)braid rules ask
+;;; the driver (sr-viable) before they build one of its partial chains (partial-braid.clp).
+(defglobal ?*lean-z* = 0)
+
+(deffunction sr-lean (?z) (bind ?*lean-z* ?z) TRUE)
+
 (deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)
 
 ;;; The labels of the current candidates, as a multifield: iterating clipspy Fact objects instead
@@ -48,15 +53,16 @@
    ?out)
 
 (deffunction sr-clean ()
+   (bind ?*lean-z* 0)
    (do-for-all-facts ((?f csp-var)) TRUE (retract ?f))
    (do-for-all-facts ((?f cand)) TRUE (retract ?f))
    (do-for-all-facts ((?f done)) TRUE (retract ?f))
    (do-for-all-facts ((?f active)) TRUE (retract ?f))
    (do-for-all-facts ((?f blocked)) TRUE (retract ?f))
-   (do-for-all-facts ((?f true-label)) TRUE (retract ?f))
    (do-for-all-facts ((?f nb)) TRUE (retract ?f))
    (do-for-all-facts ((?f tv)) TRUE (retract ?f))
    (do-for-all-facts ((?f focus)) TRUE (retract ?f))
+   (do-for-all-facts ((?f dirty)) TRUE (retract ?f))
    (do-for-all-facts ((?f glabel)) TRUE (retract ?f))
    (do-for-all-facts ((?f gl)) TRUE (retract ?f)))
 

@@ -21,4 +21,5 @@
    ?f <- (cand (l ?z))
    =>
    (sr-g-braid {n} ?z ?v {list_s})
-   (retract ?f))
+   (retract ?f)
+   (assert (dirty)))

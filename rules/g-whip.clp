@@ -15,4 +15,5 @@
    ?f <- (cand (l ?z))
    =>
    (sr-chain g-whip {n} ?z (create$ {chain_m} ?v ?l 0))
-   (retract ?f))
+   (retract ?f)
+   (assert (dirty)))

@@ -20,7 +20,8 @@
    (nb (l ?g) (ls $?ng))
    =>
    (bind ?s (sort > (create$ {list_s} ?g)))
-   (bind ?i (member$ ?g ?s))                              ; G's rank in the new set
-   (bind ?at (+ 1 0 0 (expand$ (subseq$ ?lens 1 ?i))))   ; where G's block goes in inc
-   (assert (pgb{n} (z ?z) {assert_s} (inc (insert$ ?inc ?at ?ng))
-                   (lens (insert$ ?lens (+ ?i 1) (length$ ?ng))) (gv (g-braid-vars ?s)))))
+   (if (or (neq ?z ?*lean-z*) (sr-viable {focus_pass} {n} ?z ?s)) then  ; lean stages: can it complete?
+      (bind ?i (member$ ?g ?s))                              ; G's rank in the new set
+      (bind ?at (+ 1 0 0 (expand$ (subseq$ ?lens 1 ?i))))   ; where G's block goes in inc
+      (assert (pgb{n} (z ?z) {assert_s} (inc (insert$ ?inc ?at ?ng))
+                      (lens (insert$ ?lens (+ ?i 1) (length$ ?ng))) (gv (g-braid-vars ?s))))))

@@ -14,7 +14,8 @@
    (nb (l ?r) (ls $?nr))
    =>
    (bind ?s (sort > (create$ {list_s} ?r)))
-   (bind ?i (member$ ?r ?s))                              ; R's rank in the new set
-   (bind ?at (+ 1 0 0 (expand$ (subseq$ ?lens 1 ?i))))   ; where R's block goes in inc
-   (assert (pgb{n} (z ?z) {assert_s} (inc (insert$ ?inc ?at ?nr))
-                   (lens (insert$ ?lens (+ ?i 1) (length$ ?nr))) (gv ?gv))))
+   (if (or (neq ?z ?*lean-z*) (sr-viable {focus_pass} {n} ?z ?s)) then  ; lean stages: can it complete?
+      (bind ?i (member$ ?r ?s))                              ; R's rank in the new set
+      (bind ?at (+ 1 0 0 (expand$ (subseq$ ?lens 1 ?i))))   ; where R's block goes in inc
+      (assert (pgb{n} (z ?z) {assert_s} (inc (insert$ ?inc ?at ?nr))
+                      (lens (insert$ ?lens (+ ?i 1) (length$ ?nr))) (gv ?gv)))))

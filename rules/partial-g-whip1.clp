@@ -8,6 +8,7 @@
 ;;; linked to it); with none, a (g-)whip ends there and fires first.  The test is made when the fact
 ;;; is built, on G's three labels (g-free: a label no longer a candidate may be counted, which only
 ;;; lets through a dominated g-rlc), as partial-whip.clp tests its rlc.
+;;; Only for a focused target, as partial-whip[1] (whip-focus.clp).
 ;;; The first five patterns are those of partial-whip1.clp (same order, same tests), so CLIPS shares
 ;;; their joins; V1 not shared by L1 and Z is sound here too (such a V1 holds Z, which is not in G,
 ;;; not L1 and not linked to Z); gcand facts exist only from level 2 on, so no active pattern.
@@ -15,8 +16,8 @@
 (defrule partial-g-whip-1
    (declare (salience ?*s-partial-g-whip-1*))
    (logical
+      (focus (z ?z) (level 2) (pass 0))
       (cand (l ?z))
-      (not (true-label (l ?z)))
       (nb (l ?z) (ls $?nz))
       (link (a ?z) (b ?l1) (via $?w))
       (cv (v ?v1&:(not (member$ ?v1 ?w))) (l ?l1))

@@ -1,8 +1,9 @@
 ;;; partial-whip[1] (SPEC §7.2), built at level 2 just below whip[2]: Z linked to L1, V1 a
 ;;; variable of L1 with another candidate R1 not linked to Z, every other candidate linked to Z
 ;;; (in Z's neighbour list).  The new fact's inc list: the neighbours of Z, then of R1.
-;;; When the driver knows the solution it asserts (true-label ?l) for its labels: no whip can
-;;; ever eliminate them, so no partial whip is built on them (same eliminations, less work).
+;;; Only for a focused target (whip-focus.clp): one whose trial propagation contradicts within the
+;;; active level's number of rounds.  When the driver knows the solution it never focuses one of its
+;;; labels: no whip can eliminate them (same eliminations, less work).
 ;;;
 ;;; Join order (issue 13): every pattern after the first multiplies the partial matches CLIPS keeps
 ;;; (and later retracts), so the cheap 1:1 joins come where there are fewest matches:
@@ -21,8 +22,8 @@
 (defrule partial-whip-1
    (declare (salience ?*s-partial-whip-1*))
    (logical
+      (focus (z ?z) (level 2) (pass 0))
       (cand (l ?z))
-      (not (true-label (l ?z)))
       (nb (l ?z) (ls $?nz))
       (link (a ?z) (b ?l1) (via $?w))
       (cv (v ?v1&:(not (member$ ?v1 ?w))) (l ?l1))

@@ -25,4 +25,5 @@
    =>
    (sr-subset {p} ?u ?z {indices} {coords})
    (retract ?f)
+   (assert (dirty))
    (assert (blocked (rule subset-{p}) (pattern ?u {indices} {coords}))))

@@ -30,12 +30,12 @@
 (deftemplate tv              ; braids: variable v has a candidate linked to candidate a and does
    (slot a) (slot v))        ; not contain a (a snapshot when braids start; see braid-touch.clp)
 
-(deftemplate focus           ; braids: the driver lets partial braids of target z grow to the
-   (slot z) (slot level)     ; length needed at level n (see braid.clp, partial-braid.clp), in
-   (slot pass (default 1)))  ; its pass (1: braids, 2: g-braids; sudorules/engine/schedule.py)
+(deftemplate focus           ; the driver lets partial chains of target z grow: pass 0, level 2:
+   (slot z) (slot level)     ; partial (g-)whips (whip-focus.clp); pass 1 (braids), 2 (g-braids):
+   (slot pass (default 1)))  ; to the length needed at level n (partial-braid.clp, schedule.py)
 
-(deftemplate true-label      ; optional: a label of the known solution (never a whip target)
-   (slot l))
+(deftemplate dirty)          ; a chain or Subset changed the state (whip-focus.clp)
+
 
 
 

@@ -17,4 +17,5 @@
    ?f <- (cand (l ?z))
    =>
    (sr-chain whip {n} ?z (create$ {chain_m} ?v ?l 0))
-   (retract ?f){whip_block})
+   (retract ?f)
+   (assert (dirty)){whip_block})

@@ -104,7 +104,7 @@ def test_partial_chains_carry_exactly_their_incompatible_candidates(cb001):
     """Each partial whip / braid lists, in its inc slot, candidates linked to its target or an rlc,
     and among the current candidates it misses none of them (checked with Candidate.is_linked)."""
     text = _lines(cb001)[3885 - 1]  # published W = 5, B = 4
-    engine = Engine("B", max_length=4)
+    engine = Engine("B", max_length=4, lean_braids_from=37)  # partial braids kept, to be seen
     seen = []
 
     def inspect(level):
@@ -278,7 +278,8 @@ def test_lean_braids_keep_one_target_at_a_time_and_the_same_rating(cb001, monkey
     assert resolution.rating == _ints(cb001, "B-ratings.txt")[line - 1] == 4
     assert any(step.rule == "braid" and step.level == 4 for step in resolution.steps)
     _check_path(text, resolution)
-    assert max(targets_seen) == 1 and targets_seen.count(1) > 10
+    # (most partial braids of a lean target are not built at all: they could not complete in time)
+    assert max(targets_seen) == 1 and targets_seen.count(1) >= 3
 
 
 class _FakeClips:
@@ -330,9 +331,11 @@ def test_braid_schedule_runs_the_braid_pass_over_every_target_before_the_g_braid
     env.calls.clear()
     schedule.start_level(5, records=0)
     assert [schedule.focus_next(0) for _ in range(7)] == [True] * 6 + [False]
-    assert [c for c in env.calls if c[0] == "sr-focus-range"] == [
-        ("sr-focus-range", z, 3, 5, p) for p in (1, 2) for z in (10, 20, 30)]
-    assert [c for c in env.calls if c[0] == "sr-unfocus"] == [("sr-unfocus", z, 5, p) for p in (1, 2) for z in (10, 20, 30)]
+    # a lean g-braid target grows its partial braids again too (partial g-braids extend them)
+    assert [c for c in env.calls if c[0] == "sr-focus-range"] == (
+        [("sr-focus-range", z, 3, 5, 1) for z in (10, 20, 30)] + [("sr-focus-range", z, 3, 5, 1, 2) for z in (10, 20, 30)])
+    assert [c for c in env.calls if c[0] == "sr-unfocus"] == (
+        [("sr-unfocus", z, 5, 1) for z in (10, 20, 30)] + [("sr-unfocus", z, 5, p) for z in (10, 20, 30) for p in (1, 2)])
 
 
 def test_braid_schedule_with_g_braids_lean_sooner_orders_stages_by_length_then_pass():
@@ -347,9 +350,10 @@ def test_braid_schedule_with_g_braids_lean_sooner_orders_stages_by_length_then_p
     schedule.start_level(5, records=0)
     assert [schedule.focus_next(0) for _ in range(4)] == [True] * 4
     assert env.calls == [("sr-focus-range", 10, 3, 5, 1), ("sr-focus-range", 20, 3, 5, 1),
-                         ("sr-focus-range", 10, 3, 5, 2), ("sr-unfocus", 10, 4, 2), ("sr-focus-range", 20, 3, 5, 2)]
+                         ("sr-focus-range", 10, 3, 5, 1, 2), ("sr-unfocus", 10, 6, 1), ("sr-unfocus", 10, 4, 2),
+                         ("sr-focus-range", 20, 3, 5, 1, 2)]
     assert schedule.focus_next(1)  # trying 20 in pass 2 changed the state
-    assert env.calls[-2:] == [("sr-unfocus", 20, 4, 2), ("sr-focus-range", 10, 3, 4, 2)]
+    assert env.calls[-3:] == [("sr-unfocus", 20, 6, 1), ("sr-unfocus", 20, 4, 2), ("sr-focus-range", 10, 3, 4, 1, 2)]
 
 
 def test_braid_schedule_skips_targets_without_a_short_enough_trial_contradiction_until_they_have_one():

@@ -37,9 +37,9 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--verify/--no-verify", default=False,
               help="Re-check every step with the independent checker and the core's solution.")
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
-              help="B, gB: from this level on, the longest partial braids are kept for one target at a time "
-                   "(far less memory; whips of a level then come before braids of these lengths; partial g-braids: "
-                   "2 levels sooner). 37: never.")
+              help="B, gB: from this level on, the longest partial braids are grown for one target at a time, "
+                   "only those that can still complete (far less memory and time; whips of a level then come "
+                   "before braids of these lengths; partial g-braids: 2 levels sooner, from 3 at least). 37: never.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
                    "the steps, the status, the rating and the solution.")

@@ -51,27 +51,36 @@ class Recorder:
         self.engine = engine
         self.records: list[list] = []  # [rule, level, eliminations, assertions, chain]
         self.values: list[int] = []
+        #: every change of the candidates, in order: +label for a value (its candidate and every
+        #: candidate linked to it go), -label for an elimination (the driver follows the current
+        #: candidates with it, without reading them from CLIPS)
+        self.changes: list[int] = []
         self.contradiction: Optional[str] = None
 
     def single(self, vid, label):
         kind = _KIND_OF_HUNDREDS[int(vid) // 100]
         self.records.append([_SINGLE_NAMES[kind], 0, [], [int(label)], None])
         self.values.append(int(label))
+        self.changes.append(int(label))
 
     def chain(self, rule, level, target, cells):
         self.records.append([str(rule), int(level), [int(target)], [], list(cells)])
+        self.changes.append(-int(target))
 
     def more(self, target):
         self.records[-1][2].append(int(target))
+        self.changes.append(-int(target))
 
     def subset(self, size, unit, target, *rest):
         size, unit = int(size), int(unit)
         indices, coords = [int(x) for x in rest[:size]], [int(x) for x in rest[size:]]
         self.records.append([subset_pattern(size, unit, indices, coords), size, [int(target)], [], None])
+        self.changes.append(-int(target))
 
     def braid(self, level, target, rlcs, vid, rule="braid"):
         cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid))
         self.records.append([rule, int(level), [int(target)], [], cells])
+        self.changes.append(-int(target))
 
     def contradict(self, vid):
         variable = variable_of_id(int(vid))

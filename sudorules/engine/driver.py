@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 import clips
 
@@ -26,12 +26,13 @@ from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
 from ..resolution import families
+from ..resolution.families import WHIP_PASS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
 from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_variables
 from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
-from .trial import TrialState
+from .trial import State, depths
 
 #: how many rule firings between two looks at the clock
 RUN_CHUNK = 2000
@@ -69,6 +70,11 @@ class Engine:
         self._lean = {f.focus_pass: (lean_braids_from if lean_braids_from > 36
                                      else max(FIRST_BRAID_LEVEL, lean_braids_from - f.lean_sooner))
                       for f in spec.families if f.focus_pass is not None}
+        #: the lean stage being tried: its target, length and trial state (see _viable)
+        self._lean_target = 0
+        self._lean_length = 0
+        self._lean_state: Optional[State] = None
+        self._lean_g = False
         self.env = clips.Environment()
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -80,11 +86,25 @@ class Engine:
         self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
         self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
+        self.env.define_function(lambda: self._whip_targets(), "sr-whip-targets")
+        self.env.define_function(lambda p, n, z, *s: self._viable(int(p), int(n), int(z), s), "sr-viable")
+        #: whips and g-whips: partial chains are built for the targets focused in WHIP_PASS only, those
+        #: whose trial propagation (with g-labels if g-whips are in the theory) contradicts within the
+        #: active level (rules/whip-focus.clp); ``trial_filter = False`` focuses every target instead
+        #: (same ratings, more work: for tests and benchmarks)
+        trial_focused = [f for f in spec.families if f.trial_focus]
+        self._whip_focus = bool(trial_focused) and self.max_length >= 2
+        self._whip_g = any(f.g_labels for f in trial_focused)
+        self.trial_filter = True
+        self._focused: set[int] = set()  # the targets focused in WHIP_PASS for the current puzzle
+        self._true: set[int] = set()  # the labels of the known solution, if given: never targets
+        self._present: set[int] = set()  # the current candidates, followed from the recorder's changes
+        self._changes_seen = 0
+        self._level = 0
         self.env.add_router(QuietRunLimit())
         self._load(rulegen.base_program(theory, self.max_length))
         #: the highest level whose rules are built; later levels are built when first reached
         self.levels_loaded = 1
-        self._load(rulegen.functions())
         self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
 
     def _load(self, text: str) -> None:
@@ -141,14 +161,72 @@ class Engine:
         """The g-labels with at least two labels in ``present`` (the g-candidates, SPEC §4.5)."""
         return [gid for gid, labels in G_LABELS.items() if sum(1 for lab in labels if lab in present) >= 2]
 
-    def _braid_targets(self, true_labels: set[int], g: bool, length: int) -> list[int]:
+    def _braid_targets(self, g: bool, length: int) -> list[int]:
         """The targets that may carry a braid (``g``: a g-braid) of length ``length`` or less, the
         last to search first: those whose trial propagation (with g-labels if ``g``) contradicts
-        within ``length`` rounds, soonest first (a braid[n] needs a depth of at most n: trial.py)."""
-        trial = TrialState(self.current_labels(), LINKS)
-        depth = {z: trial.contradiction_depth(z, g) for z in trial.labels - true_labels}
-        return sorted((z for z, d in depth.items() if d is not None and d <= length),
-                      key=lambda z: (-depth[z], -z))
+        within ``length`` rounds, soonest first (a braid[n] needs a depth of at most n: trial.py).
+        They are focused for whips too, if they are not yet: partial braids start from partial
+        whips[1] (rules/partial-braid1.clp)."""
+        labels = self._labels()
+        targets = sorted(labels - self._true)
+        depth = {z: d for z, d in zip(targets, depths(labels, targets, g, length)) if d}
+        if self._whip_focus:
+            self._focus_whips(sorted(set(depth) - self._focused))
+            self._focused.update(depth)
+        return sorted(depth, key=lambda z: (-depth[z], -z))
+
+    def _labels(self) -> set[int]:
+        """The current candidates, followed in Python from the recorder's changes (reading them from
+        CLIPS costs ~0.5 ms, and this is asked after every chain step)."""
+        present, changes = self._present, self._recorder.changes
+        for change in changes[self._changes_seen:]:
+            if change > 0:
+                present.discard(change)
+                present.difference_update(LINKS[change])
+            else:
+                present.discard(-change)
+        self._changes_seen = len(changes)
+        return present
+
+    def _whip_targets(self) -> list[int]:
+        """The targets not yet focused in WHIP_PASS that may now carry a whip (g-whip) of length at
+        most the current level (those whose trial propagation contradicts within that many rounds),
+        now counted as focused."""
+        labels = self._labels()
+        targets = sorted(labels - self._true - self._focused)
+        if self.trial_filter:
+            targets = [z for z, d in zip(targets, depths(labels, targets, self._whip_g, self._level)) if d]
+        self._focused.update(targets)
+        return targets
+
+    def _viable(self, pass_: int, length: int, target: int, rlcs: Sequence[int]) -> bool:
+        """May a partial chain of ``target`` with this set of rlcs (labels and g-labels) of
+        ``length`` still complete in the lean stage being tried?  Only if the trial propagation
+        from the target and its rlcs, all assumed, contradicts within the stage's length minus
+        ``length`` rounds (trial.py): its remaining rlcs would be forced one per round, and its last
+        variable emptied.  Asked by the partial (g-)braid rules before building a partial chain of
+        the lean target (rules/partial-braid.clp); a partial chain kept below its pass's lean level
+        is always built (those are kept across changes of state, when this test could change)."""
+        if target != self._lean_target or length + 1 < self._lean[pass_]:
+            return True
+        return self._lean_state.depth([target, *rlcs], self._lean_g, self._lean_length - length) > 0
+
+    def _start_lean(self, braids: BraidSchedule) -> None:
+        """After the schedule focused a target: the lean stage's target and state, if it is one."""
+        if braids.current is None:
+            target = 0
+        else:
+            target, pass_ = braids.current
+            self._lean_state = State(self._labels())
+            self._lean_g = pass_ in self._g_passes
+            self._lean_length = braids.current_length
+        if target != self._lean_target:
+            self._lean_target = target
+            self.env.find_function("sr-lean")(target)
+
+    def _focus_whips(self, targets: list[int]) -> None:
+        if targets:
+            self.env.find_function("sr-focus")(WHIP_PASS, 2, *targets)
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
@@ -266,17 +344,21 @@ class Engine:
             digits = [int(d) for d in solution]
             true_labels = [100 * digits[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1
                            for cell in range(81) if not givens[cell]]
-        env.find_function("sr-init")(cands, done, true_labels)
+        env.find_function("sr-init")(cands, done)
+        self._present = set(cands)
+        self._changes_seen = 0
+        self._focused = set()
+        self._lean_target = 0  # sr-clean reset it in CLIPS
+        self._true = set(true_labels)
+        self._level = 0
         n_givens = sum(1 for d in givens if d)
 
         level = 0
         status = None
         braids = None
         if self._passes:
-            solution_labels = set(true_labels)
             braids = BraidSchedule(
-                env, self._lean,
-                lambda pass_, length: self._braid_targets(solution_labels, pass_ in self._g_passes, length),
+                env, self._lean, lambda pass_, length: self._braid_targets(pass_ in self._g_passes, length),
                 self._passes)
         while True:
             fired = env.run(RUN_CHUNK)
@@ -302,8 +384,11 @@ class Engine:
             if deadline is not None and time.perf_counter() > deadline:
                 status = "timeout"
                 break
-            if braids is not None and braids.focus_next(len(recorder.records)):
-                continue
+            if braids is not None:
+                more = braids.focus_next(len(recorder.records))
+                self._start_lean(braids)
+                if more:
+                    continue
             if level >= self.max_length:
                 status = "not-solved"
                 break
@@ -316,6 +401,9 @@ class Engine:
             for kind in self._handover.get(level, ()):
                 {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
+            self._level = level
+            if self._whip_focus and level >= 2:
+                self._focus_whips(self._whip_targets())
             env.find_function("sr-activate")(level)
             if braids is not None and level >= FIRST_BRAID_LEVEL:
                 braids.start_level(level, len(recorder.records))

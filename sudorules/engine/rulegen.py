@@ -43,11 +43,6 @@ def _read(name: str) -> str:
     return resources.files("sudorules.rules").joinpath(name).read_text(encoding="utf-8")
 
 
-def functions() -> str:
-    """The CLIPS functions the Python driver calls (rules/functions.clp), for every theory."""
-    return _read("functions.clp")
-
-
 def _check(theory: str, max_length: int) -> int:
     if theory not in THEORIES:
         raise ValueError(f"unknown theory {theory!r}: expected one of {', '.join(THEORIES)}")

@@ -11,11 +11,14 @@ import clips
 FIRST_BRAID_LEVEL = 3
 
 #: the default level from which the newest partial braids are kept for one target at a time
-#: (``--lean-braids-from``).  With the trial filter, 5 costs less time than 7 and far less memory
+#: (``--lean-braids-from``).  With the trial filter, 5 cost less time than 7 and far less memory
 #: (CPU s and peak MiB of one process, the solution given, B): line 1747 (B6) 7.7 s 1,417 MiB at 7,
-#: 5.0 s 486 MiB at 5; line 609 (B6) 4.2 s 1,054 MiB, 3.3 s 432 MiB; line 6972 (B8) 26.6 s 1,407 MiB,
-#: 17.7 s 596 MiB; line 1175 (B8) 24.7 s 1,893 MiB, 25.1 s 995 MiB; line 12923 (B6) 2.1 s, 1.6 s.
-LEAN_BRAIDS_FROM = 5
+#: 5.0 s 486 MiB at 5; line 6972 (B8) 26.6 s 1,407 MiB, 17.7 s 596 MiB.  Since lean stages test each
+#: partial braid before building it (Engine._viable: it must still be able to complete within the
+#: stage's length), 3 is best: line 1747 5.0 s at 5, 2.5 s at 4, 1.8 s at 3; line 6972 4.6 / 3.5 /
+#: 3.2 s; line 1175 (B8) 6.6 / 4.6 / 3.8 s; line 7462 (B9) 30 s and 1,364 MiB at 3 (359 s, 6.1 GB
+#: before the test); 16 puzzles B3-B6 12.9-13.7 s at 5, 5.1-5.9 s at 3, B3-B4 unchanged.
+LEAN_BRAIDS_FROM = 3
 
 
 class BraidSchedule:
@@ -37,10 +40,11 @@ class BraidSchedule:
     having changed or not since the list was made; the level ends when no pass has such a target left:
     a target can become possible when candidates go, and its chains would not be maintained.
 
-    From its lean level on (``lean_from[p]``: braids 5 by default, g-braids 2 levels earlier), a
-    pass's partial chains of length lean - 1 and more would not fit in memory for every target at
-    once (several GB at length 7 or 8 for braids; for g-braids, about four times as many, at length
-    5).  They are grown for one target at a time and dropped once it is tried, in sub-passes of
+    From its lean level on (``lean_from[p]``: 3 by default for both), a pass's partial chains of
+    length lean - 1 and more would not fit in memory for every target at once (several GB at length 7
+    or 8 for braids; for g-braids, about four times as many, at length 5).  They are grown for one
+    target at a time, only those that can still complete within the stage's length (the driver's
+    ``_viable``), and dropped once it is tried, in sub-passes of
     increasing length m = lean .. n over the targets that may carry a chain of length m; any change
     of the resolution state starts the sub-passes again at the shortest length.  The stages of a level
     are ordered by length, then pass.  Chains are still applied by increasing length (a chain of
@@ -65,6 +69,7 @@ class BraidSchedule:
         self.queue_records = 0  # rule applications when the queue was made
         self.tried: dict[int, set[int]] = {}  # below lean_from: targets focused at this level, by pass
         self.current: Optional[tuple[int, int]] = None  # lean stages: the (target, pass) being tried
+        self.current_length = 0  # lean stages: the length of the stage being tried
         self.records_before = 0
         self.dirty = False  # the state changed since the level started
 
@@ -90,7 +95,8 @@ class BraidSchedule:
         self.records_before = records
         if self.current is not None:
             target, pass_ = self.current
-            self.unfocus(target, self.lean_from[pass_], pass_)
+            for q in self._with_sources(pass_):
+                self.unfocus(target, self.lean_from[q], q)
             self.current = None
         if changed:
             self.dirty = True
@@ -111,10 +117,11 @@ class BraidSchedule:
                 self.queue_records = records
             if self.queue:
                 target = self.queue.pop()
-                self.focus_range(target, FIRST_BRAID_LEVEL, length, pass_)
                 if lean:
-                    self.current = (target, pass_)
+                    self.focus_range(target, FIRST_BRAID_LEVEL, length, *self._with_sources(pass_))
+                    self.current, self.current_length = (target, pass_), length
                 else:
+                    self.focus_range(target, FIRST_BRAID_LEVEL, length, pass_)
                     self.tried[pass_].add(target)
                 return True
             if not lean and self.queue_records < records:
@@ -122,6 +129,14 @@ class BraidSchedule:
                 continue
             self.stage += 1
             self.queue = None
+
+    def _with_sources(self, pass_: int) -> tuple[int, ...]:
+        """The passes whose partial chains a lean target of ``pass_`` needs: its own and the earlier
+        ones (partial g-braids extend partial braids: rules/partial-g-braid-g.clp).  Below the lean
+        levels the earlier pass keeps its partial chains for every target it may use; at its lean
+        levels it keeps them for the target it tries only, so a g-braid whose g-rlc can only come
+        after four candidate rlcs needs the target's partial braids grown again here."""
+        return tuple(q for q in self.passes if q <= pass_)
 
     def _fresh(self, pass_: int, length: int, lean: bool) -> list[int]:
         targets = self.targets(pass_, length)

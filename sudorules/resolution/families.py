@@ -82,6 +82,11 @@ class Family:
     focus_pass: Optional[int] = None
     #: its chains may hold g-candidates (the trial propagation that picks its targets assumes g-labels)
     g_labels: bool = False
+    #: its partial chains are built only for the targets the driver focuses in pass WHIP_PASS: those
+    #: whose trial propagation contradicts within the active level's number of rounds (with g-labels if
+    #: a family of the theory with ``trial_focus`` has ``g_labels``), refreshed after every chain or
+    #: Subset step (rules/whip-focus.clp); no chain of that length can exist on the others
+    trial_focus: bool = False
     #: how many levels before the braids' lean level (``lean_braids_from``) its partial chains are kept
     #: for one target at a time (:class:`sudorules.engine.schedule.BraidSchedule`)
     lean_sooner: int = 0
@@ -95,7 +100,7 @@ SINGLES = Family(
     groups=lambda n, max_length: (["top", "blocked", "blocked-end", "ecp", "cd", "naked-single", "hidden-single"]
                                   if n == 0 else []),
     verify=verify.check_single, parse=notation.parse_single,
-    base=lambda max_length: ["templates.clp", "ecp.clp", "singles.clp"],
+    base=lambda max_length: ["templates.clp", "functions.clp", "ecp.clp", "singles.clp"],
     label=lambda steps, n: "HS" if any(s.rule.startswith("hidden-single") for s in steps) else "NS",
 )
 
@@ -146,6 +151,10 @@ SUBSETS = Family(
 
 # -- Whips (SPEC §4.2) -------------------------------------------------------------------------------
 
+#: the focus pass of whips and g-whips (rules/partial-whip1.clp, rules/partial-g-whip1.clp): a target's
+#: partial (g-)whips are built once (focus (z Z) (level 2) (pass 0)) holds (Family.trial_focus)
+WHIP_PASS = 0
+
 def _whip_fields(n: int, sal: Saliences) -> dict:
     m = n - 1
     labels = ["?z"] + [f"?{p}{i}" for i in range(1, m + 1) for p in ("l", "r")]
@@ -172,18 +181,19 @@ def _whip_base(max_length: int) -> list[BasePart]:
     parts: list[BasePart] = ["links.clp", "whip1.clp",
                              Generated(lambda top: "".join(_pw_template(k) for k in range(1, top)))]
     if max_length >= 2:
-        parts += ["partial-whip1.clp", "whip2-blocked.clp"]
+        parts += ["partial-whip1.clp", "whip2-blocked.clp", "whip-focus.clp"]
     return parts
 
 
 WHIPS = Family(
     name="whip", title="whips (zt-whips, formerly nrczt-whips)", letter="W", rank=20,
     owns=lambda rule: rule == "whip",
-    groups=lambda n, max_length: (["whip1"] if n == 1 else [f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
+    groups=lambda n, max_length: (["whip1", "whip-focus"] if n == 1 else [f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
     verify=lambda state, step: verify.check_chain(state, step, braid=False),
     parse=lambda line: notation.parse_chain_line(line, "whip"),
     base=_whip_base,
     handover={2: ("neighbours",)},
+    trial_focus=True,
     templates=(
         Template("whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if n >= 2 else []),
         # no partial-whip[n] at the longest length: nothing would extend it
@@ -230,6 +240,7 @@ GWHIPS = Family(
                              "g-links.clp"] + (["partial-g-whip1.clp"] if max_length >= 2 else []),
     handover={2: ("g-labels",)},
     g_labels=True,
+    trial_focus=True,
     templates=(
         Template("g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if n >= 2 else []),
         # partial-g-whip[n] (n >= 2), built at level n+1; none at the longest length

@@ -1,0 +1,150 @@
+"""The trial filter (issue 13): partial whips are built only for the targets whose trial propagation
+contradicts within the active level (rules/whip-focus.clp), and a lean braid stage builds a partial
+braid only if the propagation from its target and rlcs still contradicts in time
+(``Engine._viable``).  Both rest on one bound, checked here on real chains; the first must also keep
+the order of SPEC §5.3 exactly, checked by replaying paths.  Runs without ../shared (generated
+puzzles), plus the two pencilmark positions of test_gbraids.py for g-braids.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import sudorules
+from sudorules import core
+from sudorules.engine import Engine
+from sudorules.engine.labels import LINKS, glabel_of, variable_id
+from sudorules.engine.trial import State, TrialState
+from sudorules.puzzle import Puzzle
+from sudorules.resolution.state import ResolutionState
+from sudorules.resolution.steps import GCandidate
+from sudorules.resolution.verify import replay
+
+from conftest import unique_solution
+from test_gbraids import POSITIONS
+
+
+@pytest.fixture(scope="module")
+def hard_puzzles() -> list[str]:
+    """Generated puzzles that need whips of length 4 or more (top-down, seed 77: 7 of its first 60)."""
+    puzzles = list(sudorules.generate_puzzles("top-down", 60, seed=77)["puzzle"])
+    engine = Engine("W")
+    hard = [p for p in puzzles if (engine.solve(p).rating or 0) >= 4]
+    assert len(hard) >= 5
+    return hard
+
+
+def _label(candidate) -> int:
+    return 100 * candidate.digit + 10 * candidate.row + candidate.column
+
+
+def _rlc_id(right) -> int:
+    """The integer of a right-linking object: a label, or a g-label id."""
+    if isinstance(right, GCandidate):
+        return glabel_of(variable_id(right.variable), [_label(c) for c in right.labels])
+    return _label(right)
+
+
+def _states(puzzle: Puzzle, steps):
+    """Each step with the state just before it (its candidate labels, and the state)."""
+    state = ResolutionState(puzzle)
+    for step in steps:
+        yield step, [_label(c) for c in state.all_candidates()], state
+        state.eliminate_all(step.eliminations)
+        for candidate in step.assertions:
+            state.assert_value(candidate)
+
+
+def _check_prefix_bound(puzzle: Puzzle, steps) -> int:
+    """For every chain of length n on Z with rlcs R1..R(n-1) in order: the propagation from Z and
+    R1..Rk contradicts within n - k rounds, for every k (Python reference and compiled State agree)."""
+    checked = 0
+    for step, labels, _ in _states(puzzle, steps):
+        if not step.chain or step.level < 2:
+            continue
+        g = step.rule.startswith("g-")
+        reference, compiled = TrialState(labels, LINKS), State(labels)
+        target = _label(step.eliminations[0])
+        rlcs = [_rlc_id(cell.right) for cell in step.chain[:-1]]
+        for k in range(len(rlcs) + 1):
+            assumed = [target, *rlcs[:k]]
+            depth = reference.depth(assumed, g)
+            assert depth is not None and depth <= step.level - k, (step.text(), k, depth)
+            assert compiled.depth(assumed, g, step.level - k) == depth
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("theory", ["W", "gW"])
+def test_whips_keep_the_simplest_first_order_with_the_trial_filter(hard_puzzles, theory):
+    """Before every chain step of length k >= 3, an engine without the trial filter and capped at
+    length k - 1 finds no chain in the same state: no shorter chain was missed or put off."""
+    engine = Engine(theory)
+    capped = {}
+    steps_checked = 0
+    for text in hard_puzzles[:5]:
+        resolution = engine.solve(text, solution=core.solve(text))
+        assert resolution.solved
+        for step, _, state in _states(resolution.puzzle, resolution.steps):
+            if not step.chain or step.level < 3:
+                continue
+            if step.level not in capped:
+                capped[step.level] = Engine(theory, max_length=step.level - 1)
+                capped[step.level].trial_filter = False
+            marks = [state.candidates[cell] or {state.values[cell]} for cell in range(81)]
+            before = capped[step.level].solve(Puzzle.from_candidates(marks))
+            shorter = [s.text() for s in before.steps if s.chain]
+            assert not shorter, (text, step.text(), shorter[0])
+            steps_checked += 1
+    assert steps_checked >= 10
+
+
+def _assert_same_ratings(engine: Engine, reference: Engine, puzzles: list[str]) -> None:
+    """``engine`` rates every puzzle as ``reference`` does, with a path that re-verifies."""
+    for text in puzzles:
+        solution = core.solve(text)
+        ours, theirs = engine.solve(text, solution=solution), reference.solve(text, solution=solution)
+        assert ours.rating == theirs.rating, text
+        assert replay(ours.puzzle, ours.steps, unique_solution(ours.puzzle)).ok
+
+
+@pytest.mark.parametrize("theory", ["W", "gW", "B"])
+def test_the_trial_filter_changes_no_rating(hard_puzzles, theory):
+    everyone = Engine(theory)
+    everyone.trial_filter = False
+    _assert_same_ratings(Engine(theory), everyone, hard_puzzles)
+
+
+def test_partial_chain_bound_on_whip_and_braid_paths(hard_puzzles):
+    checked = 0
+    for text in hard_puzzles:
+        for theory in ("W", "B"):
+            resolution = Engine(theory).solve(text)
+            checked += _check_prefix_bound(resolution.puzzle, resolution.steps)
+    assert checked >= 100
+
+
+@pytest.mark.parametrize("line", sorted(POSITIONS))
+def test_partial_chain_bound_on_g_braid_paths(line):
+    puzzle = Puzzle.from_string(POSITIONS[line])
+    resolution = Engine("gB").solve(puzzle)
+    assert any(step.rule == "g-braid" for step in resolution.steps)
+    assert _check_prefix_bound(puzzle, resolution.steps) >= 5
+
+
+def test_lean_stages_prune_partial_braids_and_find_the_same_braids(hard_puzzles):
+    """Lean from level 3 (every partial braid of length 2 and more tested before it is built) gives
+    the ratings of the schedule that keeps every partial braid, and prunes most of them."""
+    lean, kept = Engine("B", lean_braids_from=3), Engine("B", lean_braids_from=37)
+    asked = []
+    viable = lean._viable
+
+    def counting(pass_, length, target, rlcs):
+        answer = viable(pass_, length, target, rlcs)
+        if target == lean._lean_target and length >= 2:
+            asked.append(answer)
+        return answer
+
+    lean._viable = counting
+    _assert_same_ratings(lean, kept, hard_puzzles)
+    assert len(asked) > 100 and asked.count(False) > asked.count(True)
