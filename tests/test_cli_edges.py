@@ -39,8 +39,10 @@ IS_ROOT = os.geteuid() == 0
 
 #: demo.txt line 1: W = 2, solved in a blink
 EASY = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
-#: a demo.txt puzzle that takes a while: W = 7 (about 3 s under W), B = 6 (about 18 s under B)
+#: a demo.txt puzzle that takes a while: W = 7 (about 3 s under W), B = 6 (about 3 s under B)
 HARD = ".3..8........79.3...7.1...4.5......7.79.2...11.....69....2....97...9..25..8...1.."
+#: cb-001 line 7462, the published collection's one B9 puzzle: about 30 s under B
+LONG_B = "....5.78.4.......6.....3..1.6..9..7.3.8..49......28...7.2.61.........5..93....1.7"
 RATE_HEADER = ["puzzle", "clues", "W", "status", "seconds", "error"]
 
 #: further variants of a case the default run covers (deselected by default: pytest -m slow runs them)
@@ -518,8 +520,8 @@ def test_rate_interrupted(signum, tmp_path):
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_solve_interrupted_during_a_long_puzzle(signum, tmp_path):
-    """solve --theory B on a B6 puzzle (about 18 s), stopped after 2 s."""
-    main = start(["solve", HARD, "--theory", "B"], tmp_path, start_new_session=True)
+    """solve --theory B on the B9 puzzle (about 30 s), stopped after 2 s."""
+    main = start(["solve", LONG_B, "--theory", "B"], tmp_path, start_new_session=True)
     try:
         time.sleep(2.0)
         if main.poll() is not None:

@@ -309,9 +309,7 @@ def test_glabels_alone_and_their_ids():
 
 
 def test_trial_py_state_depth_agrees():
-    """trial.py's own multi-assumption TrialState.depth, when it has one, is the same propagation."""
-    if not hasattr(TrialState, "depth"):
-        pytest.skip("trial.py has no TrialState.depth")
+    """trial.py's own multi-assumption TrialState.depth (the engine's reference) is the same propagation."""
     rng = random.Random(20)
     for labels in plausible_states(6, seed=21):
         state = TrialState(labels, LINKS)
