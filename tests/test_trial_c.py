@@ -9,9 +9,8 @@ semantics are defined for any set).  Each state's Python depths are computed onc
 and compared with the C for several limits, with and without g-labels.
 
 sudorules._trial.State(labels).depth(assumed, g, limit) is the same propagation started from a set of
-labels and g-labels assumed at round 0; :func:`reference_depth` below is its Python reference (the loop
-of TrialState.contradiction_depth with that starting state), itself checked against
-contradiction_depth on single targets.
+labels and g-labels assumed at round 0; its Python reference is trial.py's TrialState.depth
+(:func:`reference_depth` below).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sudorules import _trial, core
-from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
+from sudorules.engine.labels import G_LABELS, LINKS
 from sudorules.engine.trial import TrialState
 from sudorules.puzzle import Puzzle
 
@@ -159,62 +158,10 @@ def test_errors():
 
 # -- State.depth: several assumptions at once ---------------------------------------------------------
 
-G_OF_VARIABLE: dict[int, list[int]] = {}
-for _gl in G_LABELS:
-    G_OF_VARIABLE.setdefault(glabel_variable(_gl), []).append(_gl)
-
-
 def reference_depth(labels, assumed, g: bool, limit: int | None = None) -> int:
-    """TrialState.contradiction_depth's propagation, started from every label and g-label of
-    ``assumed`` at round 0 (the labels assumed, their variables decided, the g-labels g-assumed, and
-    all of them the first frontiers); 0 for None (no contradiction, or none within ``limit``)."""
-    present = frozenset(labels)
-    members: dict[int, list[int]] = {}
-    for lab in present:
-        for v in label_variables(lab):
-            members.setdefault(v, []).append(lab)
-    g_assumed = {x for x in assumed if is_glabel(x)}
-    assumed = set(assumed) - g_assumed
-    assert assumed <= present and g_assumed <= set(G_LABELS)
-    frontier, g_frontier = sorted(assumed), sorted(g_assumed)
-    compatible = {v: len(ls) for v, ls in members.items()}
-    decided = {v for lab in assumed for v in label_variables(lab)}
-    removed: set[int] = set()
-    depth = 0
-    while frontier or g_frontier:
-        depth += 1
-        if limit is not None and depth > limit:
-            return 0
-        touched: set[int] = set()
-        newly = set(frontier)
-        for links in [LINKS[lab] & present for lab in frontier] + [G_LINKS[gl] & present for gl in g_frontier]:
-            for x in links:
-                if x in newly:
-                    return depth
-                if x in removed or x in assumed:
-                    continue
-                removed.add(x)
-                for v in label_variables(x):
-                    compatible[v] -= 1
-                    touched.add(v)
-        forced = []
-        g_frontier = []
-        for v in touched - decided:
-            if compatible[v] == 0:
-                return depth
-            if compatible[v] == 1:
-                forced.append(next(x for x in members[v] if x not in removed))
-            elif g and compatible[v] <= 3 and v in G_OF_VARIABLE:
-                left = {x for x in members[v] if x not in removed}
-                g_frontier += [gl for gl in G_OF_VARIABLE[v] if gl not in g_assumed and left <= set(G_LABELS[gl])]
-        g_assumed.update(g_frontier)
-        frontier = []
-        for lab in dict.fromkeys(forced):
-            if lab not in assumed:
-                assumed.add(lab)
-                frontier.append(lab)
-                decided.update(label_variables(lab))
-    return 0
+    """trial.py's reference, TrialState.depth (the propagation started from every label and g-label of
+    ``assumed`` at round 0); 0 for None (no contradiction, or none within ``limit``)."""
+    return TrialState(labels, LINKS).depth(assumed, g, limit) or 0
 
 
 def unlinked_set(rng: random.Random, labels: list[int], size: int) -> list[int]:
@@ -265,29 +212,13 @@ def check_state_depths(states: list[list[int]], seed: int, with_g: bool) -> Coun
     return seen
 
 
-def test_reference_depth_is_contradiction_depth():
-    """The reference, from one label, is TrialState.contradiction_depth (so it is derived from it)."""
-    rng = random.Random(10)
-    for labels in demo_states(2) + plausible_states(4, seed=11):
-        targets = rng.sample(labels, 25)
-        for g in (False, True):
-            want = [d or 0 for d in python_depths(labels, targets, g)]
-            assert [reference_depth(labels, [z], g) for z in targets] == want
-
-
-def test_state_depth_labels_match_reference():
-    seen = check_state_depths(demo_states(4) + plausible_states(25, seed=12) + arbitrary_states(8, seed=13),
-                              seed=14, with_g=False)
+@pytest.mark.parametrize("with_g, demo, plausible, arbitrary, seed",
+                         [(False, 4, (25, 12), (8, 13), 14), (True, 3, (20, 15), (6, 16), 17)], ids=["labels", "g-labels"])
+def test_state_depth_matches_reference(with_g, demo, plausible, arbitrary, seed):
+    states = demo_states(demo) + plausible_states(*plausible) + arbitrary_states(*arbitrary)
+    seen = check_state_depths(states, seed=seed, with_g=with_g)
     depths = [d for d in seen if d]
     # linked assumptions (and large sets) give 1, some propagations stop without one, others go deep
-    assert seen[1] > 20 and seen[0] > 20 and sum(n for d, n in seen.items() if d >= 2) > 50, seen
-    assert len(depths) >= 4 and max(depths) >= 4, seen
-
-
-def test_state_depth_glabels_match_reference():
-    seen = check_state_depths(demo_states(3) + plausible_states(20, seed=15) + arbitrary_states(6, seed=16),
-                              seed=17, with_g=True)
-    depths = [d for d in seen if d]
     assert seen[1] > 20 and seen[0] > 20 and sum(n for d, n in seen.items() if d >= 2) > 50, seen
     assert len(depths) >= 4 and max(depths) >= 4, seen
 
@@ -306,16 +237,6 @@ def test_glabels_alone_and_their_ids():
             assert st.depth([gl, z], g, 1000) == want, (gl, z)
             differ += want != _trial.depths(labels, [z], g, 1000)[0]
     assert differ > 100  # the g-label matters
-
-
-def test_trial_py_state_depth_agrees():
-    """trial.py's own multi-assumption TrialState.depth (the engine's reference) is the same propagation."""
-    rng = random.Random(20)
-    for labels in plausible_states(6, seed=21):
-        state = TrialState(labels, LINKS)
-        for assumed in assumption_sets(rng, labels, True):
-            for g in (False, True):
-                assert (state.depth(assumed, g) or 0) == reference_depth(labels, assumed, g)
 
 
 def test_state_single_assumption_is_depths():
