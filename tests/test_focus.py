@@ -148,3 +148,24 @@ def test_lean_stages_prune_partial_braids_and_find_the_same_braids(hard_puzzles)
     lean._viable = counting
     _assert_same_ratings(lean, kept, hard_puzzles)
     assert len(asked) > 100 and asked.count(False) > asked.count(True)
+
+
+@pytest.mark.parametrize("theory", ["W", "gW", "B"])
+def test_the_whip_search_finds_every_whip_of_a_path(hard_puzzles, theory):
+    """The engine builds partial whips only for the targets on which the compiled search
+    (``State.whip``) finds a whip (g-whip) of the level's length or less: on real paths, every whip
+    (g-whip) of length k on Z is found with limit k, and, since the path is simplest-first, none
+    shorter on Z.  (Without the search, test_the_trial_filter_changes_no_rating: same ratings.)"""
+    engine = Engine(theory)
+    found = 0
+    for text in hard_puzzles:
+        resolution = engine.solve(text)
+        for step, labels, _ in _states(resolution.puzzle, resolution.steps):
+            if step.rule not in ("whip", "g-whip") or step.level < 2:
+                continue
+            g = theory == "gW"
+            state, target = State(labels), _label(step.eliminations[0])
+            assert state.whip(target, g, step.level, 10**7) == 1, step.text()
+            assert state.whip(target, g, step.level - 1, 10**7) == 0, step.text()
+            found += 1
+    assert found >= 20

@@ -320,3 +320,54 @@ def test_state_errors():
         _trial.State(labels + [2111])
     with pytest.raises(TypeError):
         _trial.State()
+
+
+# ---- State.whip: does a whip (g-whip) of length <= limit exist?  Reference: TrialState.whip -------
+
+@pytest.mark.parametrize("g", [False, True])
+def test_whip_search_matches_reference(g):
+    """The compiled search (with its cache of failed (rlc set, last rlc) pairs and its per-variable
+    masks) answers as trial.py's plain recursion on every target and limit tried."""
+    rng = random.Random(11 + g)
+    answers = Counter()
+    for labels in demo_states(8) + plausible_states(16, seed=12 + g):
+        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
+        for z in rng.sample(labels, 8):
+            for limit in (1, 2, 3, 4, 5):
+                want = reference.whip(z, g, limit)
+                assert compiled.whip(z, g, limit, 10**7) == int(want), (sorted(labels), z, g, limit)
+                answers[want] += 1
+    assert answers[True] > 100 and answers[False] > 100, answers
+
+
+def test_g_whips_are_found_where_whips_are_not():
+    """With g the search also takes g-rlcs: on these states some targets get a g-whip and no whip."""
+    more = 0
+    for labels in demo_states(8):
+        compiled = _trial.State(labels)
+        for z in labels:
+            plain, with_g = compiled.whip(z, False, 4, 10**7), compiled.whip(z, True, 4, 10**7)
+            assert plain <= with_g
+            more += with_g > plain
+    assert more > 0
+
+
+def test_whip_budget_and_errors():
+    labels = demo_states(1)[0]
+    st = _trial.State(labels)
+    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
+    deep = [z for z in labels if st.whip(z, False, 6, 10**7) == 0]
+    assert deep
+    assert st.whip(deep[0], False, 6, 1) == -1  # out of budget: undecided
+    with pytest.raises(ValueError, match="not among the labels"):
+        st.whip(absent, False, 3, 100)
+    with pytest.raises(ValueError, match="not a label"):
+        st.whip(2111, False, 3, 100)
+    with pytest.raises(ValueError, match="limit"):
+        st.whip(labels[0], False, 0, 100)
+    with pytest.raises(ValueError, match="budget"):
+        st.whip(labels[0], False, 3, 0)
+    with pytest.raises(TypeError):
+        st.whip(labels[0], False, 3)
+    with pytest.raises(TypeError):
+        st.whip(labels[0], False, 3.0, 100)

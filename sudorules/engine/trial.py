@@ -103,6 +103,47 @@ class TrialState:
         return None
 
 
+    def whip(self, target: int, g: bool = False, limit: int = 36) -> bool:
+        """Is there a whip (with ``g``: a whip or g-whip, SPEC §4.2, §4.5) of length at most
+        ``limit`` on ``target``?  The reference of the compiled search (``State.whip``), which the
+        engine uses to focus only the targets that carry one (driver.py): a plain depth-first search
+        over partial whips built as the rules build them (rules/partial-whip*.clp, partial-g-whip*.clp),
+        except that a left-linking candidate may repeat an earlier one (the rules refuse it).  That
+        only widens the search, so "no" here means the rules find none either; and it makes a partial
+        chain's extensions depend on its set of rlcs and its last one only, which the compiled search
+        uses to explore each such pair once."""
+        present = self.labels
+        g_of = {gl: G_LABELS[gl] for v in _G_OF_VARIABLE for gl in _G_OF_VARIABLE[v]} if g else {}
+
+        def extend(last: int, k: int, rlcs: frozenset[int], used: frozenset[int], inc: frozenset[int]) -> bool:
+            if is_glabel(last):
+                lefts, via = G_LINKS[last] & present, {glabel_variable(last)}
+            else:
+                lefts, via = self.links[last], set(label_variables(last))
+            for left in sorted(lefts):
+                for v in label_variables(left):
+                    if v in used or v in via:
+                        continue
+                    free = [x for x in self.members[v] if x != left and x not in inc]
+                    if not free:
+                        return True
+                    if k + 1 >= limit:
+                        continue
+                    if len(free) == 1:
+                        r = free[0]
+                        if r not in rlcs and extend(r, k + 1, rlcs | {r}, used | {v}, inc | self.links[r]):
+                            return True
+                    elif g and len(free) <= 3:
+                        for gl in _G_OF_VARIABLE.get(v, ()):
+                            labels = set(g_of[gl])
+                            if (set(free) <= labels and left not in labels and gl not in rlcs
+                                    and not labels & rlcs
+                                    and extend(gl, k + 1, rlcs | {gl}, used | {v}, inc | (G_LINKS[gl] & present))):
+                                return True
+            return False
+
+        return extend(target, 0, frozenset([target]), frozenset(), frozenset(self.links[target]))
+
 
 #: ``State(labels)``: a state of candidates for repeated propagations, ``.depth(assumed, g, limit)``:
 #: :meth:`TrialState.depth` if it is at most ``limit``, else 0 (compiled: generator/trial.c)
