@@ -169,3 +169,25 @@ def test_the_whip_search_finds_every_whip_of_a_path(hard_puzzles, theory):
             assert state.whip(target, g, step.level - 1, 10**7) == 0, step.text()
             found += 1
     assert found >= 20
+
+
+def test_g_whips_fire_only_when_no_whip_of_their_length_exists(cb001):
+    """SPEC §5.3 puts whip[n] before g-whip[n]; the driver focuses one target at a time at a level's
+    own length, plain whips first (Engine._first_whip).  So before every g-whip[k] of a gW path, the
+    compiled search finds no whip of length k or less on any target of that state.  On the first 8
+    published puzzles whose gW is below their W (generated puzzles seldom need a g-whip: none of 60)."""
+    w, gw = ((cb001 / name).read_text().split() for name in ("W-ratings.txt", "gW-ratings.txt"))
+    puzzles = [line.split()[0] for line in (cb001 / "puzzles.txt").read_text().splitlines()]
+    lines = [i for i in range(len(w)) if int(gw[i]) < int(w[i])][:8]
+    assert len(lines) == 8
+    engine = Engine("gW")
+    g_whips = 0
+    for text in [puzzles[i] for i in lines]:
+        resolution = engine.solve(text, solution=core.solve(text))
+        for step, labels, _ in _states(resolution.puzzle, resolution.steps):
+            if step.rule != "g-whip":
+                continue
+            state = State(labels)
+            assert not [z for z in labels if state.whip(z, False, step.level, 10**7)], step.text()
+            g_whips += 1
+    assert g_whips >= 3
