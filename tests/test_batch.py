@@ -145,7 +145,7 @@ def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on
     source = tmp_path / "in.txt"
     source.write_text(f"{hardest}\n{easy}\n")
     out = tmp_path / "out.csv"
-    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, memory_limit=300 * 2**20, progress=False))
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, memory_limit=64 * 2**20, progress=False))
     rows = _rows(out)[1:]
     assert [r[0] for r in rows] == [hardest, easy]
     assert rows[0][3] == "memory" and rows[0][2] == ""

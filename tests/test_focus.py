@@ -191,3 +191,23 @@ def test_g_whips_fire_only_when_no_whip_of_their_length_exists(cb001):
             assert not [z for z in labels if state.whip(z, False, step.level, 10**7)], step.text()
             g_whips += 1
     assert g_whips >= 3
+
+
+def test_an_error_in_the_whip_search_stops_the_solve_and_the_next_one_is_right(hard_puzzles):
+    """A MemoryError in a function the rules call (here the whip search, as under a worker's memory
+    cap) reaches the caller of solve; clipspy alone would print it and halt the run, which the
+    driver took for quiescence (next level: a wrong rating).  The engine then solves as before."""
+    engine, text = Engine("W"), hard_puzzles[0]
+    expected = engine.solve(text).rating
+    search = engine._whip_targets
+
+    def failing(limit, first=False):  # the driver's own calls pass; the rules' call fails
+        if not first:
+            raise MemoryError
+        return search(limit, first)
+
+    engine._whip_targets = failing
+    with pytest.raises(MemoryError):
+        engine.solve(text)
+    engine._whip_targets = search
+    assert engine.solve(text).rating == expected

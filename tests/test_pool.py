@@ -44,7 +44,7 @@ def test_failures_are_recorded_and_the_batch_goes_on():
     results = list(pool.imap(enumerate(payloads)))
     assert [r[0] for r in results] == [1, "crashed", 2, "timeout", 3, "error", 4, "memory", 5]
     assert "bad payload" in results[5][1]
-    assert pool.replaced == 2  # the crashed and the hung workers
+    assert pool.replaced == 3  # the crashed and the hung workers, and the one that ran out of memory
 
 
 def test_empty_input_gives_nothing():

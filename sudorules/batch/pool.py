@@ -128,6 +128,8 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, mem
             conn.send((index, result))
     except (EOFError, OSError):  # the parent is gone or closed the pipe: nothing left to do
         return
+    except MemoryError:  # even the answer does not fit: the parent sees the death and says "memory"
+        os._exit(1)
 
 
 @dataclass
@@ -235,6 +237,12 @@ class OrderedPool:
                         index, (kind, value) = message
                         results[index] = value if kind == "ok" else self.on_failure(worker.task[1], kind, value or "")
                         worker.task = None
+                        if kind == "memory":
+                            # a worker that reached its cap keeps the memory it took (CLIPS keeps freed
+                            # memory in its own pools): the next task gets a fresh one
+                            self._retire(worker)
+                            self._workers[i] = self._spawn()
+                            self.replaced += 1
                     continue
             failure = None
             if not worker.process.is_alive():

@@ -78,20 +78,21 @@ class Engine:
         self._lean_state: Optional[State] = None
         self._lean_g = False
         self.env = clips.Environment()
+        self._callback_error: Optional[BaseException] = None
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
         self.level_hook = None
-        self.env.define_function(lambda v, l: self._recorder.single(v, l), "sr-single")
-        self.env.define_function(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
-        self.env.define_function(lambda z: self._recorder.more(z), "sr-more")
-        self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v), "sr-braid")
-        self.env.define_function(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
-        self.env.define_function(lambda v: self._recorder.contradict(v), "sr-contradiction")
-        self.env.define_function(lambda *a: self._recorder.subset(*a), "sr-subset")
+        self._define(lambda v, l: self._recorder.single(v, l), "sr-single")
+        self._define(lambda r, n, z, *c: self._recorder.chain(r, n, z, c), "sr-chain")
+        self._define(lambda z: self._recorder.more(z), "sr-more")
+        self._define(lambda n, z, v, *s: self._recorder.braid(n, z, s, v), "sr-braid")
+        self._define(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
+        self._define(lambda v: self._recorder.contradict(v), "sr-contradiction")
+        self._define(lambda *a: self._recorder.subset(*a), "sr-subset")
         # after a chain step, whips shorter than the level only (see solve: the level's own length
         # is searched when the level is quiescent)
-        self.env.define_function(lambda: self._whip_targets(self._level - 1), "sr-whip-targets")
-        self.env.define_function(lambda p, n, z, *s: self._viable(int(p), int(n), int(z), s), "sr-viable")
+        self._define(lambda: self._whip_targets(self._level - 1), "sr-whip-targets", empty=[])
+        self._define(lambda p, n, z, *s: self._viable(int(p), int(n), int(z), s), "sr-viable")
         #: whips and g-whips: partial chains are built for the targets focused in WHIP_PASS only, those
         #: whose trial propagation (with g-labels if g-whips are in the theory) contradicts within the
         #: active level (rules/whip-focus.clp); ``trial_filter = False`` focuses every target instead
@@ -111,6 +112,27 @@ class Engine:
         #: the highest level whose rules are built; later levels are built when first reached
         self.levels_loaded = 1
         self.env.reset()  # asserts the static deffacts (Subset units and coordinate sets)
+
+    def _define(self, function, name: str, empty: object = False) -> None:
+        """Make ``function`` callable from the rules as ``name``, its exceptions kept for :meth:`solve`.
+
+        clipspy turns an exception raised in a function called from a rule into a CLIPS error
+        message (printed) and halts the run, which the driver would take for quiescence: a
+        MemoryError in the whip search under a worker's memory limit then went on to the next
+        level and could have given a wrong rating.  The first exception is kept, the rule gets
+        ``empty`` (an answer of the right type, so no CLIPS error follows), and solve raises the
+        exception when the run returns.
+        """
+        def guarded(*args):
+            if self._callback_error is not None:
+                return empty
+            try:
+                return function(*args)
+            except BaseException as error:  # MemoryError, KeyboardInterrupt as well: raised again by solve
+                self._callback_error = error
+                return empty
+
+        self.env.define_function(guarded, name)
 
     def _load(self, text: str) -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".clp", delete=False, encoding="utf-8") as handle:
@@ -361,6 +383,7 @@ class Engine:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         recorder = self._recorder = Recorder(self)
+        self._callback_error = None
         result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
         env = self.env
         env.eval("(sr-clean)")
@@ -394,6 +417,9 @@ class Engine:
                 self._passes)
         while True:
             fired = env.run(RUN_CHUNK)
+            if self._callback_error is not None:
+                error, self._callback_error = self._callback_error, None
+                raise error
             if recorder.contradiction:
                 status = "contradiction"
                 break
