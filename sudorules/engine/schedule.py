@@ -118,7 +118,12 @@ class BraidSchedule:
             if self.queue:
                 target = self.queue.pop()
                 if lean:
-                    self.focus_range(target, FIRST_BRAID_LEVEL, length, *self._with_sources(pass_))
+                    # An earlier pass's chains one length shorter: they are only sources here, and
+                    # one of length - 1 could only close a chain of that pass, of this length, which
+                    # its own stage just found none of for this target in this same state (stages go
+                    # by length, then pass, and any change starts them again).
+                    for q in self._with_sources(pass_):
+                        self.focus_range(target, FIRST_BRAID_LEVEL, length if q == pass_ else length - 1, q)
                     self.current, self.current_length = (target, pass_), length
                 else:
                     self.focus_range(target, FIRST_BRAID_LEVEL, length, pass_)
