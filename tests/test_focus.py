@@ -171,6 +171,28 @@ def test_the_whip_search_finds_every_whip_of_a_path(hard_puzzles, theory):
     assert found >= 20
 
 
+@pytest.mark.parametrize("theory", ["B", "gB"])
+def test_the_whip_search_is_not_repeated_in_a_state_it_found_nothing_in(hard_puzzles, theory):
+    """A braid stage reaches quiescence once per target it tries, most of them changing nothing; the
+    whip search at a level's length runs again only after a change (the targets left are a subset of
+    those it found no whip for), and the paths still re-verify."""
+    engine = Engine(theory)
+    search = engine._whip_targets
+    keys: list[tuple[int, int]] = []
+
+    def recording(limit, first=False):
+        if first:
+            keys.append((limit, len(engine._recorder.changes)))
+        return search(limit, first)
+
+    engine._whip_targets = recording
+    for text in hard_puzzles:
+        keys.clear()
+        resolution = engine.solve(text)
+        assert resolution.solved and replay(resolution.puzzle, resolution.steps, unique_solution(resolution.puzzle)).ok
+        assert len(keys) == len(set(keys)), text
+
+
 def test_g_whips_fire_only_when_no_whip_of_their_length_exists(cb001):
     """SPEC §5.3 puts whip[n] before g-whip[n]; the driver focuses one target at a time at a level's
     own length, plain whips first (Engine._first_whip).  So before every g-whip[k] of a gW path, the

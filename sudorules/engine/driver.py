@@ -403,6 +403,7 @@ class Engine:
         self._present = set(cands)
         self._changes_seen = 0
         self._focused = set()
+        searched_empty = None  # (level, number of changes) when the whip search last found nothing
         self._lean_target = 0  # sr-clean reset it in CLIPS
         self._true = set(true_labels)
         self._level = 0
@@ -448,10 +449,15 @@ class Engine:
                 # length may fire in any order among themselves.  Those that now have one of the
                 # level's length are focused here, before any braid of that length, and the level
                 # goes on.  (Searching them after every step cost W4 puzzles ~10 % more.)
-                targets = self._whip_targets(level, first=True)
-                if targets:
-                    self._focus_whips(targets)
-                    continue
+                # Not again in the same state at the same level: the targets left are a subset of
+                # those the search found no whip for (braid stages reach quiescence once per target
+                # tried, most of them changing nothing).
+                if searched_empty != (level, len(recorder.changes)):
+                    targets = self._whip_targets(level, first=True)
+                    if targets:
+                        self._focus_whips(targets)
+                        continue
+                    searched_empty = (level, len(recorder.changes))
             if braids is not None:
                 more = braids.focus_next(len(recorder.records))
                 self._start_lean(braids)
@@ -471,7 +477,10 @@ class Engine:
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             self._level = level
             if self._whip_focus and level >= 2:
-                self._focus_whips(self._whip_targets(level, first=True))
+                targets = self._whip_targets(level, first=True)
+                self._focus_whips(targets)
+                if not targets:
+                    searched_empty = (level, len(recorder.changes))
             env.find_function("sr-activate")(level)
             if braids is not None and level >= FIRST_BRAID_LEVEL:
                 braids.start_level(level, len(recorder.records))
