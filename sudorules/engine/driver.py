@@ -103,6 +103,8 @@ class Engine:
         self.trial_filter = True
         self.whip_search = True
         self._focused: set[int] = set()  # the targets focused in WHIP_PASS for the current puzzle
+        #: (level, number of changes) of the last whip search at a level's length that found nothing
+        self._searched_empty: Optional[tuple[int, int]] = None
         self._true: set[int] = set()  # the labels of the known solution, if given: never targets
         self._present: set[int] = set()  # the current candidates, followed from the recorder's changes
         self._changes_seen = 0
@@ -236,6 +238,19 @@ class Engine:
                 else:
                     targets = [z for z in targets if state.whip(z, self._whip_g, limit, WHIP_SEARCH_BUDGET)]
         self._focused.update(targets)
+        return targets
+
+    def _level_whip_target(self, level: int) -> list[int]:
+        """:meth:`_whip_targets` at the level's own length, first one only, when a level starts or is
+        quiescent; [] without searching in the state and level of the last search that found nothing:
+        the targets left are a subset of those it found no whip for (braid stages reach quiescence once
+        per target tried, most of them changing nothing)."""
+        key = (level, len(self._recorder.changes))
+        if key == self._searched_empty:
+            return []
+        targets = self._whip_targets(level, first=True)
+        if not targets:
+            self._searched_empty = key
         return targets
 
     def _first_whip(self, state: State, targets: list[int], limit: int) -> list[int]:
@@ -403,7 +418,7 @@ class Engine:
         self._present = set(cands)
         self._changes_seen = 0
         self._focused = set()
-        searched_empty = None  # (level, number of changes) when the whip search last found nothing
+        self._searched_empty = None
         self._lean_target = 0  # sr-clean reset it in CLIPS
         self._true = set(true_labels)
         self._level = 0
@@ -449,15 +464,10 @@ class Engine:
                 # length may fire in any order among themselves.  Those that now have one of the
                 # level's length are focused here, before any braid of that length, and the level
                 # goes on.  (Searching them after every step cost W4 puzzles ~10 % more.)
-                # Not again in the same state at the same level: the targets left are a subset of
-                # those the search found no whip for (braid stages reach quiescence once per target
-                # tried, most of them changing nothing).
-                if searched_empty != (level, len(recorder.changes)):
-                    targets = self._whip_targets(level, first=True)
-                    if targets:
-                        self._focus_whips(targets)
-                        continue
-                    searched_empty = (level, len(recorder.changes))
+                targets = self._level_whip_target(level)
+                if targets:
+                    self._focus_whips(targets)
+                    continue
             if braids is not None:
                 more = braids.focus_next(len(recorder.records))
                 self._start_lean(braids)
@@ -477,10 +487,7 @@ class Engine:
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             self._level = level
             if self._whip_focus and level >= 2:
-                targets = self._whip_targets(level, first=True)
-                self._focus_whips(targets)
-                if not targets:
-                    searched_empty = (level, len(recorder.changes))
+                self._focus_whips(self._level_whip_target(level))
             env.find_function("sr-activate")(level)
             if braids is not None and level >= FIRST_BRAID_LEVEL:
                 braids.start_level(level, len(recorder.records))
