@@ -5,6 +5,7 @@
  *     State(labels).depth(assumed, g, limit) -> int
  *     State(labels).whip(target, g, limit, budget) -> int   (a search, not a propagation: its own
  *                                                            section below says what and why)
+ *     State(labels).braid(target, g, limit, budget) -> int  (the same for braids and g-braids)
  *
  * For each target Z (a label among `labels`, the current candidates) the contradiction depth of Z,
  * exactly TrialState(labels, LINKS).contradiction_depth(Z, g) of trial.py, when it is not None and at
@@ -359,13 +360,39 @@ static struct {
 } memo[MEMO_SIZE];
 static uint32_t memo_gen;
 
-static unsigned memo_slot(const WhipSearch *s, int last)
+static unsigned memo_slot(const uint64_t rlcs[W], const uint64_t grlcs[WG], int g, int last)
 {
     uint64_t h = (uint64_t)last * 0x9E3779B97F4A7C15ull;
-    for (int w = 0; w < W; ++w) h = (h ^ s->rlcs[w]) * 0xFF51AFD7ED558CCDull;
-    if (s->g)
-        for (int w = 0; w < WG; ++w) h = (h ^ s->grlcs[w]) * 0xFF51AFD7ED558CCDull;
+    for (int w = 0; w < W; ++w) h = (h ^ rlcs[w]) * 0xFF51AFD7ED558CCDull;
+    if (g)
+        for (int w = 0; w < WG; ++w) h = (h ^ grlcs[w]) * 0xFF51AFD7ED558CCDull;
     return (unsigned)(h >> 51) & (MEMO_SIZE - 1);
+}
+
+/* 1 if (rlcs, grlcs, last) failed with at least `rem` cells left in this search. */
+static int memo_failed(unsigned slot, const uint64_t rlcs[W], const uint64_t grlcs[WG], int last, int rem)
+{
+    return memo[slot].gen == memo_gen && memo[slot].last == last && memo[slot].rem >= rem &&
+           !memcmp(memo[slot].rlcs, rlcs, sizeof memo[slot].rlcs) &&
+           !memcmp(memo[slot].grlcs, grlcs, sizeof memo[slot].grlcs);
+}
+
+static void memo_fail(unsigned slot, const uint64_t rlcs[W], const uint64_t grlcs[WG], int last, int rem)
+{
+    memcpy(memo[slot].rlcs, rlcs, sizeof memo[slot].rlcs);
+    memcpy(memo[slot].grlcs, grlcs, sizeof memo[slot].grlcs);
+    memo[slot].gen = memo_gen;
+    memo[slot].last = (int16_t)last;
+    memo[slot].rem = (int16_t)rem;
+}
+
+/* A new search: every cache entry out of date. */
+static void memo_start(void)
+{
+    if (++memo_gen == 0) { /* wrapped: entries of generation 0 could look current */
+        memset(memo, 0, sizeof memo);
+        memo_gen = 1;
+    }
 }
 
 /* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`. */
@@ -388,10 +415,8 @@ static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uin
  * mask: on W4-W6 puzzles it halved the search's time against counting each variable's members in inc. */
 static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV])
 {
-    unsigned slot = memo_slot(s, last);
-    if (memo[slot].gen == memo_gen && memo[slot].last == last && memo[slot].rem >= s->limit - k &&
-        !memcmp(memo[slot].rlcs, s->rlcs, sizeof s->rlcs) && !memcmp(memo[slot].grlcs, s->grlcs, sizeof s->grlcs))
-        return 0;
+    unsigned slot = memo_slot(s->rlcs, s->grlcs, s->g, last);
+    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return 0;
     if (--s->budget < 0) return -1;
     const Cands *c = s->c;
     const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
@@ -451,11 +476,101 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 if (found) return found;
             }
         }
-    memcpy(memo[slot].rlcs, s->rlcs, sizeof s->rlcs);
-    memcpy(memo[slot].grlcs, s->grlcs, sizeof s->grlcs);
-    memo[slot].gen = memo_gen;
-    memo[slot].last = (int16_t)last;
-    memo[slot].rem = (int16_t)(s->limit - k);
+    memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
+    return 0;
+}
+
+/* ---- braids: does a braid (g-braid) of length <= limit exist on a target? -----------------------
+ *
+ * A depth-first search over the partial braids of the target as the lean stages build them (SPEC
+ * §4.4, §4.5; rules/partial-braid*.clp, partial-g-braid*.clp, braid.clp, g-braid.clp).  A partial
+ * braid is a set S of rlcs (labels; with g also g-labels); `inc` holds the candidates linked to Z or
+ * to a label of S, or g-linked to a g-label of S, and `free` per variable its present members outside
+ * inc.  A variable V with a member in inc (its left-linking candidate) and no free member closes a
+ * braid; exactly one free member R (not Z, not in S) is the next rlc; with g, two or three free members
+ * lying in one g-label G of V (neither Z nor an rlc in G, G not in S) make G the next rlc.  As in the
+ * rules, V is never a g-rlc's variable when it extends a chain, and every partial braid must pass the
+ * lean stages' test (Engine._viable): the propagation from Z and S, all assumed, contradicts within
+ * limit - |S| rounds.  The search is permissive where the rules are stricter (a closing V may be a
+ * g-rlc's; a g-rlc need not have a left-linking candidate outside G; V may hold an earlier left-linking
+ * candidate), so it may say yes where CLIPS finds nothing, never the reverse.
+ *
+ * Extensions depend on the set S only, not on the order its rlcs came in, so a set that failed is
+ * recorded in the whip search's cache (last = -1) and not explored again in another order.
+ *
+ * Why it exists: a lean stage builds the partial braids (g-braids) of one target in CLIPS, tens of
+ * milliseconds a target at lengths 6-7 (more than ten times that for g-braids), and most targets
+ * tried carry none: the engine asks this search first (driver.py, Engine._braid_worth) and skips those
+ * it proves have none.  Measured figures: docs/engine.md. */
+typedef struct {
+    const Cands *c;
+    int limit, g;
+    long budget;
+    uint64_t rlcs[W];   /* Z and the label rlcs */
+    uint64_t grlcs[WG]; /* the g-rlcs */
+    uint64_t gvars[WV]; /* the variables of the g-rlcs */
+} BraidSearch;
+
+/* The lean stages' test of a partial braid (Engine._viable): may Z and its rlcs still close a braid
+ * within `rounds` more cells? */
+static int braid_viable(const BraidSearch *s, int rounds)
+{
+    return rounds >= 1 && propagate(s->c, s->rlcs, s->grlcs, s->g, rounds) > 0;
+}
+
+/* 1 if a braid (with s->g a g-braid) of length <= s->limit extends the partial one of length k (its
+ * set of rlcs in s, `inc` and `free` as in whip_extend), 0 if none, -1 if out of budget. */
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV])
+{
+    unsigned slot = memo_slot(s->rlcs, s->grlcs, s->g, -1);
+    if (memo_failed(slot, s->rlcs, s->grlcs, -1, s->limit - k)) return 0;
+    if (--s->budget < 0) return -1;
+    const Cands *c = s->c;
+    const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
+    for (int v = 0; v < NV; ++v) {
+        unsigned live = c->live[v], f = free[v];
+        if (f == live) continue; /* no member linked to Z or an rlc: no left-linking candidate */
+        if (f == 0) return 1;    /* every member linked to Z or an rlc: a braid */
+        if (k + 1 >= s->limit || s->gvars[v >> 6] >> (v & 63) & 1u) continue;
+        int n_free = 0;
+        for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
+        if (n_free > cap) continue;
+        uint64_t next[W];
+        uint16_t next_free[NV];
+        int found = 0;
+        if (n_free == 1) { /* the rlc: a candidate */
+            int r = MEMBER[v][CTZ64(f)];
+            if (has(s->rlcs, r)) continue; /* Z or an rlc (its own variable) */
+            put(s->rlcs, r);
+            if (braid_viable(s, s->limit - (k + 1))) {
+                memcpy(next, inc, sizeof next);
+                memcpy(next_free, free, sizeof next_free);
+                join_inc(c, LINK[r], next, next_free);
+                found = braid_extend(s, k + 1, next, next_free);
+            }
+            s->rlcs[r >> 6] &= ~(1ull << (r & 63));
+        } else /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
+            for (int j = 0; j < G_COUNT[v] && !found; ++j) {
+                int gl = G_OF_VAR[v][j];
+                unsigned mask = G_MASK[gl];
+                if (f & ~mask || has(s->grlcs, gl)) continue;
+                int clash = 0; /* Z or an rlc in G */
+                for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
+                if (clash) continue;
+                put(s->grlcs, gl);
+                s->gvars[v >> 6] |= 1ull << (v & 63);
+                if (braid_viable(s, s->limit - (k + 1))) {
+                    memcpy(next, inc, sizeof next);
+                    memcpy(next_free, free, sizeof next_free);
+                    join_inc(c, GLINK[gl], next, next_free);
+                    found = braid_extend(s, k + 1, next, next_free);
+                }
+                s->gvars[v >> 6] &= ~(1ull << (v & 63));
+                s->grlcs[gl >> 6] &= ~(1ull << (gl & 63));
+            }
+        if (found) return found;
+    }
+    memo_fail(slot, s->rlcs, s->grlcs, -1, s->limit - k);
     return 0;
 }
 
@@ -687,15 +802,42 @@ static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
     WhipSearch s = {.c = c, .limit = limit > 81 ? 81 : (int)limit, .g = g, .budget = budget};
     put(s.rlcs, z);
-    if (++memo_gen == 0) { /* wrapped: entries of generation 0 could look current */
-        memset(memo, 0, sizeof memo);
-        memo_gen = 1;
-    }
+    memo_start();
     uint64_t inc[W] = {0};
     uint16_t free[NV];
     memcpy(free, c->live, sizeof free);
     join_inc(c, LINK[z], inc, free);
     return PyLong_FromLong(whip_extend(&s, z, 0, inc, free));
+}
+
+/* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
+ * exist on target in this state (the search is permissive: see its section), 0 if none, -1 if the
+ * search visited `budget` partial braids without deciding. */
+static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Cands *c = &((StateObject *)self)->cands;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError,
+                            "braid() takes exactly 4 positional arguments (target, g, limit, budget), %zd given",
+                            nargs);
+    int z = parse_label(args[0], "target");
+    if (z < 0) return NULL;
+    if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
+    int g = PyObject_IsTrue(args[1]);
+    if (g < 0) return NULL;
+    long limit, budget;
+    if (int_value(args[2], "limit", &limit) < 0 || int_value(args[3], "budget", &budget) < 0) return NULL;
+    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
+    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
+    BraidSearch s = {.c = c, .limit = limit > 81 ? 81 : (int)limit, .g = g, .budget = budget};
+    put(s.rlcs, z);
+    if (!braid_viable(&s, s.limit)) return PyLong_FromLong(0);
+    memo_start();
+    uint64_t inc[W] = {0};
+    uint16_t free[NV];
+    memcpy(free, c->live, sizeof free);
+    join_inc(c, LINK[z], inc, free);
+    return PyLong_FromLong(braid_extend(&s, 0, inc, free));
 }
 
 static PyMethodDef State_methods[] = {
@@ -709,6 +851,11 @@ static PyMethodDef State_methods[] = {
      "1 if a whip (SPEC 4.2; with g, a whip or a g-whip, SPEC 4.5) of length <= limit exists on target "
      "(a label among the state's), 0 if none, -1 if the search visited budget partial whips without "
      "deciding."},
+    {"braid", (PyCFunction)(void (*)(void))State_braid, METH_FASTCALL,
+     "braid($self, target, g, limit, budget, /)\n--\n\n"
+     "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "
+     "target (a label among the state's): the search may say 1 where the rules find none, never 0 where "
+     "they find one; 0 if none, -1 if it visited budget partial braids without deciding."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,7 +11,7 @@
 (defrule partial-g-whip-{n}-g-{src}
    (declare (salience {s_partial_gwhip}))
    (logical
-      ({src}{m} (z ?z) {bind_m} (inc $?inc))
+      ({src}{m} (z ?z) {bind_m} (inc $?inc)){whip_focus}
       (link (a ?r{m}) (b ?l&{not_llcs_m}) (via $?w))
       (cv (v {v_constraint}) (l ?l))
       (active (level {k}))

@@ -4,7 +4,7 @@
 (defrule partial-g-whip-{n}
    (declare (salience {s_partial_gwhip}))
    (logical
-      (pgw{m} (z ?z) {bind_m} (inc $?inc))
+      (pgw{m} (z ?z) {bind_m} (inc $?inc)){whip_focus}
       (link (a ?r{m}) (b ?l&{not_llcs_m}) (via $?w))
       (cv (v ?v&{not_vars_m}&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))

@@ -16,7 +16,7 @@
 (defrule partial-g-whip-1
    (declare (salience ?*s-partial-g-whip-1*))
    (logical
-      (focus (z ?z) (level 2) (pass 0))
+      (focus (z ?z) (level 1|2) (pass 0))
       (cand (l ?z))
       (nb (l ?z) (ls $?nz))
       (link (a ?z) (b ?l1) (via $?w))

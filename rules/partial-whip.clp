@@ -11,7 +11,7 @@
 (defrule partial-whip-{n}
    (declare (salience {s_partial_whip}))
    (logical
-      (pw{m} (z ?z) {bind_m} (inc $?inc))
+      (pw{m} (z ?z) {bind_m} (inc $?inc)){whip_focus}
       (link (a ?r{m}) (b ?l&{not_llcs_m}) (via $?w))
       (cv (v ?v&:(not (member$ ?v ?w))) (l ?l))
       (active (level {k}))

@@ -34,6 +34,27 @@ def hard_puzzles() -> list[str]:
     return hard
 
 
+#: cb-001 puzzles (../shared/oracle, published ratings) whose B path or gB path has braids or g-braids:
+#: generated puzzles seldom need them (none of the hard ones above).  Line: (puzzle, W, B, gW, gB).
+BRAID_PUZZLES = {
+    1160: ("1...5.7.9...7..........25.62.1...6....5.9....6.....3.1..4..8.3.83....21....3.7...", 5, 4, 4, 4),
+    3885: ("...4.6..9....8.1..7.....64....86....3.7...8.4.1.......6..5..92...5.21..3..2.4...1", 5, 4, 5, 4),
+    9772: ("..34.6..9..7...23.68...2.5.2..8.3.9.....648.27..9...4......8......2....594.......", 5, 4, 4, 4),
+    5315: ("12.4...8......92.17...1.6...1...8...5....2..6....375...........675...498.8....35.", 5, 4, 5, 4),
+    4902: ("..3...7.9...7....2.....1.6..4...3..5..8.7.4.1.9....32.682.1......5..8.....4..7..3", 6, 5, 5, 5),
+    8291: (".2.4.6.........2....9.2..1....7.5..8...8.13...6....59..7...2.5......3..794.67....", 5, 4, 5, 4),
+    10664: ("...4..7..4...89........351.2.4.6...5..6...8.1.7...4.2..61.7...........5....9.21.7", 6, 5, 6, 5),
+}
+
+
+def _braid_puzzles(theory: str) -> list[Puzzle]:
+    """The puzzles of BRAID_PUZZLES whose published rating in ``theory`` (B or gB) is below the one
+    without braids (W or gW), and with gB the two pencilmark positions of test_gbraids.py."""
+    at = {"B": (1, 2), "gB": (3, 4)}[theory]
+    chosen = [Puzzle.from_string(row[0]) for row in BRAID_PUZZLES.values() if row[at[1]] < row[at[0]]]
+    return chosen + ([Puzzle.from_string(POSITIONS[line]) for line in sorted(POSITIONS)] if theory == "gB" else [])
+
+
 def _label(candidate) -> int:
     return 100 * candidate.digit + 10 * candidate.row + candidate.column
 
@@ -102,7 +123,7 @@ def test_whips_keep_the_simplest_first_order_with_the_trial_filter(hard_puzzles,
 def _assert_same_ratings(engine: Engine, reference: Engine, puzzles: list[str]) -> None:
     """``engine`` rates every puzzle as ``reference`` does, with a path that re-verifies."""
     for text in puzzles:
-        solution = core.solve(text)
+        solution = unique_solution(text if isinstance(text, Puzzle) else Puzzle.from_string(text))
         ours, theirs = engine.solve(text, solution=solution), reference.solve(text, solution=solution)
         assert ours.rating == theirs.rating, text
         assert replay(ours.puzzle, ours.steps, unique_solution(ours.puzzle)).ok
@@ -136,6 +157,7 @@ def test_lean_stages_prune_partial_braids_and_find_the_same_braids(hard_puzzles)
     """Lean from level 3 (every partial braid of length 2 and more tested before it is built) gives
     the ratings of the schedule that keeps every partial braid, and prunes most of them."""
     lean, kept = Engine("B", lean_braids_from=3), Engine("B", lean_braids_from=37)
+    lean.braid_search = False  # every target the trial filter lets through is tried
     asked = []
     viable = lean._viable
 
@@ -170,6 +192,42 @@ def test_the_whip_search_finds_every_whip_of_a_path(hard_puzzles, theory):
             found += 1
     assert found >= 20
 
+
+@pytest.mark.parametrize("theory", ["B", "gB"])
+def test_the_braid_search_finds_every_braid_of_a_path(hard_puzzles, theory):
+    """Lean braid stages try only the targets on which the compiled search (``State.braid``) may find
+    a braid (with gB, a braid or g-braid) of the stage's length: on real paths every braid (g-braid)
+    of length k on Z is found with limit k, and, the path being simplest-first, none shorter."""
+    engine, g = Engine(theory), theory == "gB"
+    puzzles = hard_puzzles + _braid_puzzles(theory)
+    found = 0
+    for text in puzzles:
+        resolution = engine.solve(text)
+        for step, labels, _ in _states(resolution.puzzle, resolution.steps):
+            if step.rule not in ("braid", "g-braid"):
+                continue
+            state, target = State(labels), _label(step.eliminations[0])
+            assert state.braid(target, g, step.level, 10**7) == 1, step.text()
+            assert state.braid(target, g, step.level - 1, 10**7) == 0, step.text()
+            found += 1
+    assert found >= 5
+
+
+@pytest.mark.parametrize("theory", ["B", "gB"])
+def test_the_braid_search_changes_no_rating(hard_puzzles, theory):
+    """Skipping the targets the braid search proves carry no braid of a stage's length gives the
+    ratings of trying them all, with paths that re-verify, and skips most of them."""
+    everyone, searched = Engine(theory), Engine(theory)
+    everyone.braid_search = False
+    worth, answers = searched._braid_worth, []
+
+    def counting(pass_, length, target):
+        answers.append(worth(pass_, length, target))
+        return answers[-1]
+
+    searched._braid_worth = counting
+    _assert_same_ratings(searched, everyone, hard_puzzles + _braid_puzzles(theory))
+    assert answers.count(False) > 2 * answers.count(True) > 0
 
 @pytest.mark.parametrize("theory", ["B", "gB"])
 def test_the_whip_search_is_not_repeated_in_a_state_it_found_nothing_in(hard_puzzles, theory):

@@ -371,3 +371,57 @@ def test_whip_budget_and_errors():
         st.whip(labels[0], False, 3)
     with pytest.raises(TypeError):
         st.whip(labels[0], False, 3.0, 100)
+
+
+# ---- State.braid: may a braid (g-braid) of length <= limit exist?  Reference: TrialState.braid ----
+
+@pytest.mark.parametrize("g", [False, True])
+def test_braid_search_matches_reference(g):
+    """The compiled search (its cache of failed rlc sets, its per-variable masks, the propagation test
+    of each partial braid) answers as trial.py's plain recursion on every target and limit tried."""
+    rng = random.Random(21 + g)
+    answers = Counter()
+    for labels in demo_states(6) + plausible_states(10, seed=22 + g):
+        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
+        for z in rng.sample(labels, 6):
+            for limit in (1, 2, 3, 4, 5):
+                want = reference.braid(z, g, limit)
+                assert compiled.braid(z, g, limit, 10**7) == int(want), (sorted(labels), z, g, limit)
+                answers[want] += 1
+    assert answers[True] > 60 and answers[False] > 60, answers
+
+
+def test_braids_include_whips_and_g_braids_include_braids():
+    """A whip is a braid, a braid a g-braid: wherever the whip search finds one, the braid search
+    does, and with g wherever it does without."""
+    more = Counter()
+    for labels in demo_states(6):
+        compiled = _trial.State(labels)
+        for z in labels:
+            whip = compiled.whip(z, False, 4, 10**7)
+            braid, g_braid = compiled.braid(z, False, 4, 10**7), compiled.braid(z, True, 4, 10**7)
+            assert whip <= braid <= g_braid
+            more["braid"] += braid > whip
+            more["g-braid"] += g_braid > braid
+    assert more["braid"] > 0 and more["g-braid"] > 0, more
+
+
+def test_braid_budget_and_errors():
+    labels = demo_states(1)[0]
+    st = _trial.State(labels)
+    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
+    undecided = [z for z in labels if st.braid(z, False, 4, 1) == -1]  # out of budget after one node
+    assert undecided and all(st.braid(z, False, 4, 10**7) in (0, 1) for z in undecided)
+    assert any(st.braid(z, False, 4, 10**7) == 0 for z in undecided)
+    with pytest.raises(ValueError, match="not among the labels"):
+        st.braid(absent, False, 3, 100)
+    with pytest.raises(ValueError, match="not a label"):
+        st.braid(2111, False, 3, 100)
+    with pytest.raises(ValueError, match="limit"):
+        st.braid(labels[0], False, 0, 100)
+    with pytest.raises(ValueError, match="budget"):
+        st.braid(labels[0], False, 3, 0)
+    with pytest.raises(TypeError):
+        st.braid(labels[0], False, 3)
+    with pytest.raises(TypeError):
+        st.braid(labels[0], False, 3.0, 100)

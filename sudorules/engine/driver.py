@@ -26,7 +26,7 @@ from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
 from ..resolution import families
-from ..resolution.families import WHIP_PASS
+from ..resolution.families import BRAID_ROOT, WHIP_FOCUS, WHIP_PASS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
@@ -35,6 +35,7 @@ from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
 from .trial import State, depths
 
 WHIP_SEARCH_BUDGET = 50000
+BRAID_SEARCH_BUDGET = 50000
 
 #: how many rule firings between two looks at the clock
 RUN_CHUNK = 2000
@@ -102,13 +103,20 @@ class Engine:
         self._whip_g = any(f.g_labels for f in trial_focused)
         self.trial_filter = True
         self.whip_search = True
+        #: lean braid stages skip the targets on which the compiled search finds no braid (g-braid) of
+        #: the stage's length (``State.braid``); False tries every target the trial filter lets
+        #: through (same ratings, more work: for tests and benchmarks)
+        self.braid_search = True
         self._focused: set[int] = set()  # the targets focused in WHIP_PASS for the current puzzle
+        self._rooted: set[int] = set()  # the braid roots (partial chains of length 1 only) among the others
         #: (level, number of changes) of the last whip search at a level's length that found nothing
         self._searched_empty: Optional[tuple[int, int]] = None
         self._true: set[int] = set()  # the labels of the known solution, if given: never targets
         self._present: set[int] = set()  # the current candidates, followed from the recorder's changes
         self._changes_seen = 0
         self._level = 0
+        self._state_key = -1  # _state's cache: the number of changes it was built at, and the State
+        self._state_now: Optional[State] = None
         self.env.add_router(QuietRunLimit())
         self._load(rulegen.base_program(theory, self.max_length))
         #: the highest level whose rules are built; later levels are built when first reached
@@ -194,14 +202,10 @@ class Engine:
         """The targets that may carry a braid (``g``: a g-braid) of length ``length`` or less, the
         last to search first: those whose trial propagation (with g-labels if ``g``) contradicts
         within ``length`` rounds, soonest first (a braid[n] needs a depth of at most n: trial.py).
-        They are focused for whips too, if they are not yet: partial braids start from partial
-        whips[1] (rules/partial-braid1.clp)."""
+        (Each is made a braid root when the schedule tries it: :meth:`_start_lean`.)"""
         labels = self._labels()
         targets = sorted(labels - self._true)
         depth = {z: d for z, d in zip(targets, depths(labels, targets, g, length)) if d}
-        if self._whip_focus:
-            self._focus_whips(sorted(set(depth) - self._focused))
-            self._focused.update(depth)
         return sorted(depth, key=lambda z: (-depth[z], -z))
 
     def _labels(self) -> set[int]:
@@ -280,13 +284,37 @@ class Engine:
             return True
         return self._lean_state.depth([target, *rlcs], self._lean_g, self._lean_length - length) > 0
 
+    def _state(self) -> State:
+        """The current candidates as a compiled :class:`~.trial.State`, built once per state."""
+        key = len(self._recorder.changes)
+        if self._state_key != key:
+            self._state_key, self._state_now = key, State(self._labels())
+        return self._state_now
+
+    def _braid_worth(self, pass_: int, length: int, target: int) -> bool:
+        """May ``target`` carry a braid (g-braid in a g pass) of length at most ``length`` in the
+        current state?  No only if the compiled search (``State.braid``, generator/trial.c) proves it
+        has none: then a lean stage skips it, building nothing."""
+        if not self.braid_search:
+            return True
+        return self._state().braid(target, pass_ in self._g_passes, length, BRAID_SEARCH_BUDGET) != 0
+
     def _start_lean(self, braids: BraidSchedule) -> None:
-        """After the schedule focused a target: the lean stage's target and state, if it is one."""
+        """After the schedule focused a target: make it a braid root if it is neither that nor
+        focused for whips (its partial whips[1] and g-whips[1], from which its partial braids and
+        g-braids start: rules/partial-braid1.clp), and set the lean stage's target and state, if it
+        is one.  A root gets no longer partial whips: the whip search decides which targets get
+        those (their partial whips of lengths 2 and more, maintained through every later step, had
+        cost gB 24 % and B 19 % of their CPU on 4 gB7 puzzles, lines 750, 18466, 20667, 21283)."""
+        root = braids.focused
+        if root and self._whip_focus and root not in self._focused and root not in self._rooted:
+            self.env.find_function("sr-focus")(WHIP_PASS, BRAID_ROOT, root)
+            self._rooted.add(root)
         if braids.current is None:
             target = 0
         else:
             target, pass_ = braids.current
-            self._lean_state = State(self._labels())
+            self._lean_state = self._state()
             self._lean_g = pass_ in self._g_passes
             self._lean_length = braids.current_length
         if target != self._lean_target:
@@ -295,7 +323,7 @@ class Engine:
 
     def _focus_whips(self, targets: list[int]) -> None:
         if targets:
-            self.env.find_function("sr-focus")(WHIP_PASS, 2, *targets)
+            self.env.find_function("sr-focus")(WHIP_PASS, WHIP_FOCUS, *targets)
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
@@ -417,7 +445,9 @@ class Engine:
         env.find_function("sr-init")(cands, done)
         self._present = set(cands)
         self._changes_seen = 0
+        self._state_key = -1
         self._focused = set()
+        self._rooted = set()
         self._searched_empty = None
         self._lean_target = 0  # sr-clean reset it in CLIPS
         self._true = set(true_labels)
@@ -430,7 +460,7 @@ class Engine:
         if self._passes:
             braids = BraidSchedule(
                 env, self._lean, lambda pass_, length: self._braid_targets(pass_ in self._g_passes, length),
-                self._passes)
+                self._passes, self._braid_worth)
         while True:
             fired = env.run(RUN_CHUNK)
             if self._callback_error is not None:

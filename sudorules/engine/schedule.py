@@ -50,24 +50,31 @@ class BraidSchedule:
     are ordered by length, then pass.  Chains are still applied by increasing length (a chain of
     length m is found only after a whole sub-pass at every shorter length found nothing in the same
     state), but whips of length n, which stay built for every target, come before braids of the lean
-    lengths below n.  The ratings are the same either way: braids and g-braids are confluent (SPEC
-    §5.2), and level n is switched on only when no chain of length n - 1 or less applies.
+    lengths below n.  A lean stage skips a target on which the compiled braid search (``worth``: the
+    driver's ``State.braid``) proves there is no chain of the stage's pass and length: it would build
+    nothing that completes.  The ratings are the same either way: braids and g-braids are confluent
+    (SPEC §5.2), and level n is switched on only when no chain of length n - 1 or less applies.
     """
 
     def __init__(self, env: clips.Environment, lean_from: Union[int, dict[int, int]],
-                 targets: Callable[[int, int], list[int]], passes: tuple[int, ...] = (1,)):
+                 targets: Callable[[int, int], list[int]], passes: tuple[int, ...] = (1,),
+                 worth: Callable[[int, int, int], bool] = lambda pass_, length, target: True):
         self.focus_range = env.find_function("sr-focus-range")
         self.unfocus = env.find_function("sr-unfocus")
         self.passes = tuple(passes)
         #: the lean level of each pass
         self.lean_from = lean_from if isinstance(lean_from, dict) else {p: lean_from for p in self.passes}
         self.targets = targets
+        #: lean stages: may this target carry a chain of the pass of at most this length in the
+        #: current state (False: it is skipped without building anything)
+        self.worth = worth
         self.level = 0
         self.stages: list[tuple[int, int, bool]] = []  # (pass, length, lean) of the level, in order
         self.stage = 0
         self.queue: Optional[list[int]] = None  # targets still to try in this stage, the next one last
         self.queue_records = 0  # rule applications when the queue was made
         self.tried: dict[int, set[int]] = {}  # below lean_from: targets focused at this level, by pass
+        self.focused = 0  # the target focused by the last focus_next that returned True
         self.current: Optional[tuple[int, int]] = None  # lean stages: the (target, pass) being tried
         self.current_length = 0  # lean stages: the length of the stage being tried
         self.records_before = 0
@@ -93,6 +100,7 @@ class BraidSchedule:
         ``records``: the number of rule applications so far (tells whether the state changed)."""
         changed = records > self.records_before
         self.records_before = records
+        self.focused = 0
         if self.current is not None:
             target, pass_ = self.current
             for q in self._with_sources(pass_):
@@ -115,8 +123,10 @@ class BraidSchedule:
             if self.queue is None:
                 self.queue = self._fresh(pass_, length, lean)
                 self.queue_records = records
+            while lean and self.queue and not self.worth(pass_, length, self.queue[-1]):
+                self.queue.pop()
             if self.queue:
-                target = self.queue.pop()
+                target = self.focused = self.queue.pop()
                 if lean:
                     # An earlier pass's chains one length shorter: they are only sources here, and
                     # one of length - 1 could only close a chain of that pass, of this length, which

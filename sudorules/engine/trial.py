@@ -144,6 +144,50 @@ class TrialState:
 
         return extend(target, 0, frozenset([target]), frozenset(), frozenset(self.links[target]))
 
+    def braid(self, target: int, g: bool = False, limit: int = 36) -> bool:
+        """May there be a braid (with ``g``: a braid or g-braid, SPEC §4.4, §4.5) of length at most
+        ``limit`` on ``target``?  The reference of the compiled search (``State.braid``), which the
+        engine asks before a lean stage builds a target's partial braids in CLIPS (driver.py): a plain
+        depth-first search over sets of rlcs built as the rules build them (rules/partial-braid*.clp,
+        partial-g-braid*.clp), each set passing the lean stages' test (:meth:`depth` from the target and
+        the rlcs within the cells left).  A variable with a candidate linked to the target or an rlc
+        (g-linked to a g-rlc) and none other closes a braid; one other candidate, not the target nor an
+        rlc, is the next rlc; with ``g`` two or three lying in one g-label of the variable, holding
+        neither the target nor an rlc, make it the next g-rlc; a g-rlc's variable gives no next rlc.
+        The rules are stricter in places (they never close on a g-rlc's variable, want a left-linking
+        candidate outside a new g-rlc), so "no" here means the rules find none either."""
+        present = self.labels
+
+        def viable(rlcs: frozenset[int], rounds: int) -> bool:
+            return rounds >= 1 and self.depth(rlcs, g, rounds) is not None
+
+        def extend(k: int, rlcs: frozenset[int], g_vars: frozenset[int], inc: frozenset[int]) -> bool:
+            for v in sorted(self.members):
+                members = self.members[v]
+                free = [x for x in members if x not in inc]
+                if len(free) == len(members):
+                    continue  # no left-linking candidate
+                if not free:
+                    return True
+                if k + 1 >= limit or v in g_vars:
+                    continue
+                if len(free) == 1:
+                    r = free[0]
+                    if r not in rlcs and viable(rlcs | {r}, limit - k - 1) and \
+                            extend(k + 1, rlcs | {r}, g_vars, inc | self.links[r]):
+                        return True
+                elif g and len(free) <= 3:
+                    for gl in _G_OF_VARIABLE.get(v, ()):
+                        labels = set(G_LABELS[gl])
+                        if (set(free) <= labels and gl not in rlcs and not labels & rlcs
+                                and viable(rlcs | {gl}, limit - k - 1)
+                                and extend(k + 1, rlcs | {gl}, g_vars | {v}, inc | (G_LINKS[gl] & present))):
+                            return True
+            return False
+
+        start = frozenset([target])
+        return viable(start, limit) and extend(0, start, frozenset(), frozenset(self.links[target]))
+
 
 #: ``State(labels)``: a state of candidates for repeated propagations, ``.depth(assumed, g, limit)``:
 #: :meth:`TrialState.depth` if it is at most ``limit``, else 0 (compiled: generator/trial.c)

@@ -154,6 +154,10 @@ SUBSETS = Family(
 #: the focus pass of whips and g-whips (rules/partial-whip1.clp, rules/partial-g-whip1.clp): a target's
 #: partial (g-)whips are built once (focus (z Z) (level 2) (pass 0)) holds (Family.trial_focus)
 WHIP_PASS = 0
+#: the levels of the focus facts of WHIP_PASS: a target focused for whips has all its partial (g-)whips;
+#: a braid root (a target of braids or g-braids not focused for whips) has those of length 1 only, from
+#: which its partial (g-)braids start (rules/partial-braid1.clp)
+WHIP_FOCUS, BRAID_ROOT = 2, 1
 
 def _whip_fields(n: int, sal: Saliences) -> dict:
     m = n - 1
@@ -169,6 +173,9 @@ def _whip_fields(n: int, sal: Saliences) -> dict:
         "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
         "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
         "whip_block": ("\n   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v ?l)))" if n == 2 else ""),
+        # partial chains of length 2 grow from those of length 1 of the targets focused for whips only
+        # (a braid's root has its partial chains of length 1 only: rules/partial-whip1.clp)
+        "whip_focus": f"\n      (focus (z ?z) (level {WHIP_FOCUS}) (pass {WHIP_PASS}))" if n == 2 else "",
     }
 
 
