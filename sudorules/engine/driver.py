@@ -34,7 +34,9 @@ from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, i
 from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
 from .trial import State, depths
 
-WHIP_SEARCH_BUDGET = 50000
+#: nodes of the compiled whip search before it answers "maybe" (docs/engine.md: the whole file
+#: rated gW in 354 s with 50,000 and 330 s with 200,000, W 166 and 165 s)
+WHIP_SEARCH_BUDGET = 200000
 BRAID_SEARCH_BUDGET = 50000
 
 #: how many rule firings between two looks at the clock
