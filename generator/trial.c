@@ -518,6 +518,21 @@ static int braid_viable(const BraidSearch *s, int rounds)
     return rounds >= 1 && propagate(s->c, s->rlcs, s->grlcs, s->g, rounds) > 0;
 }
 
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV]);
+
+/* The partial braid of length k + 1 whose newest rlc, already in s, has `links` (its links, or a g-rlc's
+ * g-links): braid_extend from it if it passes the lean stages' test, else 0. */
+static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t *links)
+{
+    if (!braid_viable(s, s->limit - (k + 1))) return 0;
+    uint64_t next[W];
+    uint16_t next_free[NV];
+    memcpy(next, inc, sizeof next);
+    memcpy(next_free, free, sizeof next_free);
+    join_inc(s->c, links, next, next_free);
+    return braid_extend(s, k + 1, next, next_free);
+}
+
 /* 1 if a braid (with s->g a g-braid) of length <= s->limit extends the partial one of length k (its
  * set of rlcs in s, `inc` and `free` as in whip_extend), 0 if none, -1 if out of budget. */
 static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV])
@@ -535,19 +550,12 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         int n_free = 0;
         for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
         if (n_free > cap) continue;
-        uint64_t next[W];
-        uint16_t next_free[NV];
         int found = 0;
         if (n_free == 1) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
             if (has(s->rlcs, r)) continue; /* Z or an rlc (its own variable) */
             put(s->rlcs, r);
-            if (braid_viable(s, s->limit - (k + 1))) {
-                memcpy(next, inc, sizeof next);
-                memcpy(next_free, free, sizeof next_free);
-                join_inc(c, LINK[r], next, next_free);
-                found = braid_extend(s, k + 1, next, next_free);
-            }
+            found = braid_child(s, k, inc, free, LINK[r]);
             s->rlcs[r >> 6] &= ~(1ull << (r & 63));
         } else /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
             for (int j = 0; j < G_COUNT[v] && !found; ++j) {
@@ -559,12 +567,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
                 if (clash) continue;
                 put(s->grlcs, gl);
                 s->gvars[v >> 6] |= 1ull << (v & 63);
-                if (braid_viable(s, s->limit - (k + 1))) {
-                    memcpy(next, inc, sizeof next);
-                    memcpy(next_free, free, sizeof next_free);
-                    join_inc(c, GLINK[gl], next, next_free);
-                    found = braid_extend(s, k + 1, next, next_free);
-                }
+                found = braid_child(s, k, inc, free, GLINK[gl]);
                 s->gvars[v >> 6] &= ~(1ull << (v & 63));
                 s->grlcs[gl >> 6] &= ~(1ull << (gl & 63));
             }
@@ -779,6 +782,52 @@ static PyObject *State_depth(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 
+/* The arguments of whip() and braid(), (target, g, limit, budget), checked: 0, or -1 with an error set.
+ * `limit` comes back at most 81 (no chain is longer). */
+typedef struct {
+    int z, g, limit;
+    long budget;
+} SearchArgs;
+
+static int search_args(const Cands *c, const char *name, PyObject *const *args, Py_ssize_t nargs, SearchArgs *a)
+{
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "%s() takes exactly 4 positional arguments (target, g, limit, budget), %zd given",
+                     name, nargs);
+        return -1;
+    }
+    a->z = parse_label(args[0], "target");
+    if (a->z < 0) return -1;
+    if (!has(c->present, a->z)) {
+        PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
+        return -1;
+    }
+    a->g = PyObject_IsTrue(args[1]);
+    if (a->g < 0) return -1;
+    long limit;
+    if (int_value(args[2], "limit", &limit) < 0 || int_value(args[3], "budget", &a->budget) < 0) return -1;
+    if (limit < 1) {
+        PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
+        return -1;
+    }
+    if (a->budget < 1) {
+        PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
+        return -1;
+    }
+    a->limit = limit > 81 ? 81 : (int)limit;
+    return 0;
+}
+
+/* A search from target z starts: the cache emptied, `inc` the candidates linked to z, `free` per
+ * variable its present members outside inc. */
+static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[NV])
+{
+    memo_start();
+    memset(inc, 0, W * sizeof inc[0]);
+    memcpy(free, c->live, NV * sizeof free[0]);
+    join_inc(c, LINK[z], inc, free);
+}
+
 /* whip(target, g, limit, budget, /): 1 if a whip (with g, a whip or a g-whip) of length <= limit exists
  * on target in this state, 0 if none, -1 if the search visited `budget` partial whips without
  * deciding.  (A version also returned the candidates whose removal could turn a 0 into a 1, so that
@@ -787,27 +836,14 @@ static PyObject *State_depth(PyObject *self, PyObject *const *args, Py_ssize_t n
 static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 4)
-        return PyErr_Format(PyExc_TypeError,
-                            "whip() takes exactly 4 positional arguments (target, g, limit, budget), %zd given",
-                            nargs);
-    int z = parse_label(args[0], "target");
-    if (z < 0) return NULL;
-    if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
-    int g = PyObject_IsTrue(args[1]);
-    if (g < 0) return NULL;
-    long limit, budget;
-    if (int_value(args[2], "limit", &limit) < 0 || int_value(args[3], "budget", &budget) < 0) return NULL;
-    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
-    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
-    WhipSearch s = {.c = c, .limit = limit > 81 ? 81 : (int)limit, .g = g, .budget = budget};
-    put(s.rlcs, z);
-    memo_start();
-    uint64_t inc[W] = {0};
+    SearchArgs a;
+    if (search_args(c, "whip", args, nargs, &a) < 0) return NULL;
+    WhipSearch s = {.c = c, .limit = a.limit, .g = a.g, .budget = a.budget};
+    put(s.rlcs, a.z);
+    uint64_t inc[W];
     uint16_t free[NV];
-    memcpy(free, c->live, sizeof free);
-    join_inc(c, LINK[z], inc, free);
-    return PyLong_FromLong(whip_extend(&s, z, 0, inc, free));
+    search_start(c, a.z, inc, free);
+    return PyLong_FromLong(whip_extend(&s, a.z, 0, inc, free));
 }
 
 /* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
@@ -816,27 +852,14 @@ static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t na
 static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 4)
-        return PyErr_Format(PyExc_TypeError,
-                            "braid() takes exactly 4 positional arguments (target, g, limit, budget), %zd given",
-                            nargs);
-    int z = parse_label(args[0], "target");
-    if (z < 0) return NULL;
-    if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
-    int g = PyObject_IsTrue(args[1]);
-    if (g < 0) return NULL;
-    long limit, budget;
-    if (int_value(args[2], "limit", &limit) < 0 || int_value(args[3], "budget", &budget) < 0) return NULL;
-    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
-    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
-    BraidSearch s = {.c = c, .limit = limit > 81 ? 81 : (int)limit, .g = g, .budget = budget};
-    put(s.rlcs, z);
+    SearchArgs a;
+    if (search_args(c, "braid", args, nargs, &a) < 0) return NULL;
+    BraidSearch s = {.c = c, .limit = a.limit, .g = a.g, .budget = a.budget};
+    put(s.rlcs, a.z);
     if (!braid_viable(&s, s.limit)) return PyLong_FromLong(0);
-    memo_start();
-    uint64_t inc[W] = {0};
+    uint64_t inc[W];
     uint16_t free[NV];
-    memcpy(free, c->live, sizeof free);
-    join_inc(c, LINK[z], inc, free);
+    search_start(c, a.z, inc, free);
     return PyLong_FromLong(braid_extend(&s, 0, inc, free));
 }
 

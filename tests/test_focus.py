@@ -172,45 +172,29 @@ def test_lean_stages_prune_partial_braids_and_find_the_same_braids(hard_puzzles)
     assert len(asked) > 100 and asked.count(False) > asked.count(True)
 
 
-@pytest.mark.parametrize("theory", ["W", "gW", "B"])
-def test_the_whip_search_finds_every_whip_of_a_path(hard_puzzles, theory):
-    """The engine builds partial whips only for the targets on which the compiled search
-    (``State.whip``) finds a whip (g-whip) of the level's length or less: on real paths, every whip
-    (g-whip) of length k on Z is found with limit k, and, since the path is simplest-first, none
-    shorter on Z.  (Without the search, test_the_trial_filter_changes_no_rating: same ratings.)"""
-    engine = Engine(theory)
-    found = 0
-    for text in hard_puzzles:
-        resolution = engine.solve(text)
-        for step, labels, _ in _states(resolution.puzzle, resolution.steps):
-            if step.rule not in ("whip", "g-whip") or step.level < 2:
-                continue
-            g = theory == "gW"
-            state, target = State(labels), _label(step.eliminations[0])
-            assert state.whip(target, g, step.level, 10**7) == 1, step.text()
-            assert state.whip(target, g, step.level - 1, 10**7) == 0, step.text()
-            found += 1
-    assert found >= 20
-
-
-@pytest.mark.parametrize("theory", ["B", "gB"])
-def test_the_braid_search_finds_every_braid_of_a_path(hard_puzzles, theory):
-    """Lean braid stages try only the targets on which the compiled search (``State.braid``) may find
-    a braid (with gB, a braid or g-braid) of the stage's length: on real paths every braid (g-braid)
-    of length k on Z is found with limit k, and, the path being simplest-first, none shorter."""
-    engine, g = Engine(theory), theory == "gB"
-    puzzles = hard_puzzles + _braid_puzzles(theory)
+@pytest.mark.parametrize("search, theory", [("whip", "W"), ("whip", "gW"), ("whip", "B"),
+                                            ("braid", "B"), ("braid", "gB")])
+def test_the_compiled_searches_find_every_chain_of_a_path(hard_puzzles, search, theory):
+    """The engine builds partial whips only for the targets on which the compiled whip search
+    (``State.whip``) finds a whip (g-whip) of the level's length or less, and a lean braid stage tries
+    only the targets on which the braid search (``State.braid``) may find a braid (with gB, a braid or
+    g-braid) of the stage's length: on real paths every such chain of length k on Z is found with
+    limit k, and, the path being simplest-first, none shorter on Z.  (Without the searches,
+    test_the_trial_filter_changes_no_rating and test_the_braid_search_changes_no_rating: same ratings.)"""
+    engine, g = Engine(theory), theory in ("gW", "gB")
+    rules = ("whip", "g-whip") if search == "whip" else ("braid", "g-braid")
+    puzzles = hard_puzzles + (_braid_puzzles(theory) if search == "braid" else [])
     found = 0
     for text in puzzles:
         resolution = engine.solve(text)
         for step, labels, _ in _states(resolution.puzzle, resolution.steps):
-            if step.rule not in ("braid", "g-braid"):
+            if step.rule not in rules or step.level < 2:
                 continue
             state, target = State(labels), _label(step.eliminations[0])
-            assert state.braid(target, g, step.level, 10**7) == 1, step.text()
-            assert state.braid(target, g, step.level - 1, 10**7) == 0, step.text()
+            assert getattr(state, search)(target, g, step.level, 10**7) == 1, step.text()
+            assert getattr(state, search)(target, g, step.level - 1, 10**7) == 0, step.text()
             found += 1
-    assert found >= 5
+    assert found >= (20 if search == "whip" else 5)
 
 
 @pytest.mark.parametrize("theory", ["B", "gB"])
@@ -228,6 +212,7 @@ def test_the_braid_search_changes_no_rating(hard_puzzles, theory):
     searched._braid_worth = counting
     _assert_same_ratings(searched, everyone, hard_puzzles + _braid_puzzles(theory))
     assert answers.count(False) > 2 * answers.count(True) > 0
+
 
 @pytest.mark.parametrize("theory", ["B", "gB"])
 def test_the_whip_search_is_not_repeated_in_a_state_it_found_nothing_in(hard_puzzles, theory):

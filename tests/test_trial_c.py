@@ -322,22 +322,30 @@ def test_state_errors():
         _trial.State()
 
 
-# ---- State.whip: does a whip (g-whip) of length <= limit exist?  Reference: TrialState.whip -------
+# ---- State.whip / State.braid: does a whip (g-whip) / may a braid (g-braid) of length <= limit exist?
+# References: TrialState.whip, TrialState.braid -----------------------------------------------------
 
+#: per compiled search: seed, demo states, plausible states, targets per state, least answers of each kind
+SEARCH_SAMPLES = {"whip": (11, 8, 16, 8, 100), "braid": (21, 6, 10, 6, 60)}
+
+
+@pytest.mark.parametrize("search", sorted(SEARCH_SAMPLES))
 @pytest.mark.parametrize("g", [False, True])
-def test_whip_search_matches_reference(g):
-    """The compiled search (with its cache of failed (rlc set, last rlc) pairs and its per-variable
-    masks) answers as trial.py's plain recursion on every target and limit tried."""
-    rng = random.Random(11 + g)
+def test_compiled_search_matches_reference(search, g):
+    """The compiled whip search (its cache of failed (rlc set, last rlc) pairs, its per-variable masks)
+    and braid search (the same cache keyed by the rlc set, the propagation test of each partial braid)
+    answer as trial.py's plain recursions on every target and limit tried."""
+    seed, demos, plausible, per_state, least = SEARCH_SAMPLES[search]
+    rng = random.Random(seed + g)
     answers = Counter()
-    for labels in demo_states(8) + plausible_states(16, seed=12 + g):
+    for labels in demo_states(demos) + plausible_states(plausible, seed=seed + 1 + g):
         reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
-        for z in rng.sample(labels, 8):
+        for z in rng.sample(labels, per_state):
             for limit in (1, 2, 3, 4, 5):
-                want = reference.whip(z, g, limit)
-                assert compiled.whip(z, g, limit, 10**7) == int(want), (sorted(labels), z, g, limit)
+                want = getattr(reference, search)(z, g, limit)
+                assert getattr(compiled, search)(z, g, limit, 10**7) == int(want), (sorted(labels), z, g, limit)
                 answers[want] += 1
-    assert answers[True] > 100 and answers[False] > 100, answers
+    assert answers[True] > least and answers[False] > least, answers
 
 
 def test_g_whips_are_found_where_whips_are_not():
@@ -352,43 +360,31 @@ def test_g_whips_are_found_where_whips_are_not():
     assert more > 0
 
 
-def test_whip_budget_and_errors():
+def test_whip_budget():
     labels = demo_states(1)[0]
     st = _trial.State(labels)
-    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
     deep = [z for z in labels if st.whip(z, False, 6, 10**7) == 0]
     assert deep
     assert st.whip(deep[0], False, 6, 1) == -1  # out of budget: undecided
+
+
+@pytest.mark.parametrize("search", ["whip", "braid"])
+def test_search_argument_errors(search):
+    labels = demo_states(1)[0]
+    run = getattr(_trial.State(labels), search)
+    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
     with pytest.raises(ValueError, match="not among the labels"):
-        st.whip(absent, False, 3, 100)
+        run(absent, False, 3, 100)
     with pytest.raises(ValueError, match="not a label"):
-        st.whip(2111, False, 3, 100)
+        run(2111, False, 3, 100)
     with pytest.raises(ValueError, match="limit"):
-        st.whip(labels[0], False, 0, 100)
+        run(labels[0], False, 0, 100)
     with pytest.raises(ValueError, match="budget"):
-        st.whip(labels[0], False, 3, 0)
+        run(labels[0], False, 3, 0)
+    with pytest.raises(TypeError, match="exactly 4"):
+        run(labels[0], False, 3)
     with pytest.raises(TypeError):
-        st.whip(labels[0], False, 3)
-    with pytest.raises(TypeError):
-        st.whip(labels[0], False, 3.0, 100)
-
-
-# ---- State.braid: may a braid (g-braid) of length <= limit exist?  Reference: TrialState.braid ----
-
-@pytest.mark.parametrize("g", [False, True])
-def test_braid_search_matches_reference(g):
-    """The compiled search (its cache of failed rlc sets, its per-variable masks, the propagation test
-    of each partial braid) answers as trial.py's plain recursion on every target and limit tried."""
-    rng = random.Random(21 + g)
-    answers = Counter()
-    for labels in demo_states(6) + plausible_states(10, seed=22 + g):
-        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
-        for z in rng.sample(labels, 6):
-            for limit in (1, 2, 3, 4, 5):
-                want = reference.braid(z, g, limit)
-                assert compiled.braid(z, g, limit, 10**7) == int(want), (sorted(labels), z, g, limit)
-                answers[want] += 1
-    assert answers[True] > 60 and answers[False] > 60, answers
+        run(labels[0], False, 3.0, 100)
 
 
 def test_braids_include_whips_and_g_braids_include_braids():
@@ -406,22 +402,9 @@ def test_braids_include_whips_and_g_braids_include_braids():
     assert more["braid"] > 0 and more["g-braid"] > 0, more
 
 
-def test_braid_budget_and_errors():
+def test_braid_budget():
     labels = demo_states(1)[0]
     st = _trial.State(labels)
-    absent = next(lab for lab in ALL_LABELS if lab not in set(labels))
     undecided = [z for z in labels if st.braid(z, False, 4, 1) == -1]  # out of budget after one node
     assert undecided and all(st.braid(z, False, 4, 10**7) in (0, 1) for z in undecided)
     assert any(st.braid(z, False, 4, 10**7) == 0 for z in undecided)
-    with pytest.raises(ValueError, match="not among the labels"):
-        st.braid(absent, False, 3, 100)
-    with pytest.raises(ValueError, match="not a label"):
-        st.braid(2111, False, 3, 100)
-    with pytest.raises(ValueError, match="limit"):
-        st.braid(labels[0], False, 0, 100)
-    with pytest.raises(ValueError, match="budget"):
-        st.braid(labels[0], False, 3, 0)
-    with pytest.raises(TypeError):
-        st.braid(labels[0], False, 3)
-    with pytest.raises(TypeError):
-        st.braid(labels[0], False, 3.0, 100)
