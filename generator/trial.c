@@ -378,6 +378,14 @@ static unsigned memo_slot(uint64_t key, int last)
     return (unsigned)(h >> 51) & (MEMO_SIZE - 1);
 }
 
+/* Add rlc `i` (bit i of `bits`: the label rlcs, or the g-rlcs) to a partial chain's set, or take it out
+ * again: the set and its hash `key` (SET_KEY[key_index] in it) change together, in one place. */
+static void flip_rlc(uint64_t *bits, uint64_t *key, int i, int key_index)
+{
+    bits[i >> 6] ^= 1ull << (i & 63);
+    *key ^= SET_KEY[key_index];
+}
+
 /* 1 if (rlcs, grlcs, last) failed with at least `rem` cells left in this search. */
 static int memo_failed(unsigned slot, const uint64_t rlcs[W], const uint64_t grlcs[WG], int last, int rem)
 {
@@ -462,11 +470,9 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                         memcpy(next, inc, sizeof next);
                         memcpy(next_free, free, sizeof next_free);
                         join_inc(c, LINK[r], next, next_free);
-                        put(s->rlcs, r);
-                        s->key ^= SET_KEY[r];
+                        flip_rlc(s->rlcs, &s->key, r, r);
                         found = whip_extend(s, r, k + 1, next, next_free);
-                        s->key ^= SET_KEY[r];
-                        s->rlcs[r >> 6] &= ~(1ull << (r & 63));
+                        flip_rlc(s->rlcs, &s->key, r, r);
                     }
                 } else /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
                     for (int j = 0; j < G_COUNT[v] && !found; ++j) {
@@ -479,11 +485,9 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                         memcpy(next, inc, sizeof next);
                         memcpy(next_free, free, sizeof next_free);
                         join_inc(c, GLINK[gl], next, next_free);
-                        put(s->grlcs, gl);
-                        s->key ^= SET_KEY[NL + gl];
+                        flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                         found = whip_extend(s, NL + gl, k + 1, next, next_free);
-                        s->key ^= SET_KEY[NL + gl];
-                        s->grlcs[gl >> 6] &= ~(1ull << (gl & 63));
+                        flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                     }
                 s->used[v >> 6] &= ~(1ull << (v & 63));
                 if (found) return found;
@@ -568,11 +572,9 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         if (n_free == 1) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
             if (has(s->rlcs, r)) continue; /* Z or an rlc (its own variable) */
-            put(s->rlcs, r);
-            s->key ^= SET_KEY[r];
+            flip_rlc(s->rlcs, &s->key, r, r);
             found = braid_child(s, k, inc, free, LINK[r]);
-            s->key ^= SET_KEY[r];
-            s->rlcs[r >> 6] &= ~(1ull << (r & 63));
+            flip_rlc(s->rlcs, &s->key, r, r);
         } else /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
             for (int j = 0; j < G_COUNT[v] && !found; ++j) {
                 int gl = G_OF_VAR[v][j];
@@ -581,13 +583,11 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
                 int clash = 0; /* Z or an rlc in G */
                 for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
                 if (clash) continue;
-                put(s->grlcs, gl);
-                s->key ^= SET_KEY[NL + gl];
+                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 s->gvars[v >> 6] |= 1ull << (v & 63);
                 found = braid_child(s, k, inc, free, GLINK[gl]);
-                s->key ^= SET_KEY[NL + gl];
                 s->gvars[v >> 6] &= ~(1ull << (v & 63));
-                s->grlcs[gl >> 6] &= ~(1ull << (gl & 63));
+                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             }
         if (found) return found;
     }
