@@ -425,74 +425,131 @@ static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uin
     }
 }
 
+/* Is `v` a variable of rlc `last` (a label index, or NL + a g-label index)? */
+static int rlc_variable(int last, int v)
+{
+    if (last >= NL) return G_VAR[last - NL] == v;
+    return VAR_OF[last][0] == v || VAR_OF[last][1] == v || VAR_OF[last][2] == v || VAR_OF[last][3] == v;
+}
+
+static int is_used(const WhipSearch *s, int v) { return (int)(s->used[v >> 6] >> (v & 63) & 1u); }
+
+/* 1 if the partial whip of length s->limit - 1 whose newest rlc `last` (in s) has `links` (its links, or
+ * a g-rlc's g-links) closes: a variable, not used and not last's, with a present member in links and
+ * every free member (`free`: its parent's) in links; 0 if not, -1 out of budget.  The last cell is
+ * tested here rather than by building the partial whip (copying inc and free, joining its links) and
+ * caching its failure: two thirds of the nodes are such leaves (the 1,446 g-whip searches at limit 9 of
+ * line 12301: 51 of 75 million), and their cache entries evicted the others'. */
+static int whip_closes(WhipSearch *s, int last, const uint64_t *links, const uint16_t free[NV])
+{
+    if (--s->budget < 0) return -1;
+    const Cands *c = s->c;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = links[w] & c->present[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + CTZ64(bits);
+            for (int kk = 0; kk < 4; ++kk) {
+                int v = VAR_OF[l][kk];
+                unsigned f = free[v];
+                while (f && has(links, MEMBER[v][CTZ64(f)])) f &= f - 1;
+                if (f == 0 && !is_used(s, v) && !rlc_variable(last, v)) return 1;
+            }
+        }
+    return 0;
+}
+
+static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV], unsigned slot);
+
+/* The partial whip of length k whose newest rlc `last` (in s, its variable in s->used) has `links`, its
+ * parent's being `inc` and `free`: 1 if a whip extends it, 0 if none, -1 out of budget. */
+static int whip_child(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV],
+                      const uint64_t *links)
+{
+    if (k + 1 >= s->limit) return whip_closes(s, last, links, free);
+    unsigned slot = memo_slot(s->key, last);
+    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return 0;
+    uint64_t next[W];
+    uint16_t next_free[NV];
+    memcpy(next, inc, sizeof next);
+    memcpy(next_free, free, sizeof next_free);
+    join_inc(s->c, links, next, next_free);
+    return whip_extend(s, last, k, next, next_free, slot);
+}
+
+/* Scratch of whip_extend: per variable, the positions of its left-linking candidates (zero between
+ * uses; static like the cache, under the GIL). */
+static uint16_t LEFT_POS[NV];
+
 /* 1 if a whip (with s->g a g-whip) of length <= s->limit extends the partial one of length k whose
  * last rlc is `last` (a label index; NL + a g-label index; Z when k = 0), whose candidates linked to Z
  * or an rlc (g-linked to a g-rlc) are `inc` and, per variable, whose present members not in inc are
- * `free` (positions); 0 if none; -1 if out of budget.  Keeping `free` makes the test of a variable one
- * mask: on W4-W6 puzzles it halved the search's time against counting each variable's members in inc. */
-static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV])
+ * `free` (positions); 0 if none; -1 if out of budget.  `slot` is its cache slot.  Keeping `free` makes
+ * the test of a variable one mask: on W4-W6 puzzles it halved the search's time against counting each
+ * variable's members in inc.  A left-linking candidate is in inc (linked to the last rlc), so a
+ * variable's next cell depends on the variable only, not on which of its members is the left-linking
+ * one (but for a g-rlc, which must not hold it): the variables are gathered first and each tried once
+ * (visiting it once per left-linking candidate cost ~2 of the 3 children built per node). */
+static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV], unsigned slot)
 {
-    unsigned slot = memo_slot(s->key, last);
-    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return 0;
     if (--s->budget < 0) return -1;
     const Cands *c = s->c;
-    const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
     const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL];
+    int vars[NV], n_vars = 0;
     for (int w = 0; w < W; ++w)
         for (uint64_t bits = from[w] & c->present[w]; bits; bits &= bits - 1) {
             int l = 64 * w + CTZ64(bits);
             for (int kk = 0; kk < 4; ++kk) {
                 int v = VAR_OF[l][kk];
-                unsigned f = free[v] & ~POS_IN[l][kk];
-                if (f == 0) { /* every candidate of V but L linked to Z or an rlc */
-                    if (s->used[v >> 6] >> (v & 63) & 1u) continue;
-                    if (last < NL ? VAR_OF[last][0] == v || VAR_OF[last][1] == v || VAR_OF[last][2] == v ||
-                                        VAR_OF[last][3] == v
-                                  : G_VAR[last - NL] == v)
-                        continue;
+                if (is_used(s, v) || rlc_variable(last, v)) continue;
+                if (free[v] == 0) { /* every candidate of V linked to Z or an rlc: a whip */
+                    for (int j = 0; j < n_vars; ++j) LEFT_POS[vars[j]] = 0;
+                    LEFT_POS[v] = 0;
                     return 1;
                 }
-                int n_free = 0;
-                for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
-                if (n_free > cap || k + 1 >= s->limit) continue; /* too many, or no room for another cell */
-                if (s->used[v >> 6] >> (v & 63) & 1u) continue;
-                if (last < NL ? VAR_OF[last][0] == v || VAR_OF[last][1] == v || VAR_OF[last][2] == v ||
-                                    VAR_OF[last][3] == v
-                              : G_VAR[last - NL] == v)
-                    continue; /* a variable of the last rlc (the link's via) */
-                uint64_t next[W];
-                uint16_t next_free[NV];
-                int found = 0;
-                s->used[v >> 6] |= 1ull << (v & 63);
-                if (n_free == 1) { /* the rlc: a candidate */
-                    int r = MEMBER[v][CTZ64(f)];
-                    if (!has(s->rlcs, r)) {
-                        memcpy(next, inc, sizeof next);
-                        memcpy(next_free, free, sizeof next_free);
-                        join_inc(c, LINK[r], next, next_free);
-                        flip_rlc(s->rlcs, &s->key, r, r);
-                        found = whip_extend(s, r, k + 1, next, next_free);
-                        flip_rlc(s->rlcs, &s->key, r, r);
-                    }
-                } else /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
-                    for (int j = 0; j < G_COUNT[v] && !found; ++j) {
-                        int gl = G_OF_VAR[v][j];
-                        unsigned mask = G_MASK[gl];
-                        if (f & ~mask || POS_IN[l][kk] & mask || has(s->grlcs, gl)) continue;
-                        int clash = 0; /* Z or an rlc in G */
-                        for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
-                        if (clash) continue;
-                        memcpy(next, inc, sizeof next);
-                        memcpy(next_free, free, sizeof next_free);
-                        join_inc(c, GLINK[gl], next, next_free);
-                        flip_rlc(s->grlcs, &s->key, gl, NL + gl);
-                        found = whip_extend(s, NL + gl, k + 1, next, next_free);
-                        flip_rlc(s->grlcs, &s->key, gl, NL + gl);
-                    }
-                s->used[v >> 6] &= ~(1ull << (v & 63));
-                if (found) return found;
+                if (!LEFT_POS[v]) vars[n_vars++] = v;
+                LEFT_POS[v] |= POS_IN[l][kk];
             }
         }
+    uint16_t lefts[NV];
+    for (int j = 0; j < n_vars; ++j) {
+        lefts[j] = LEFT_POS[vars[j]];
+        LEFT_POS[vars[j]] = 0;
+    }
+    if (k + 1 >= s->limit) { /* no room for another cell */
+        memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
+        return 0;
+    }
+    const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
+    for (int j = 0; j < n_vars; ++j) {
+        int v = vars[j];
+        unsigned f = free[v];
+        int n_free = 0;
+        for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
+        if (n_free > cap) continue;
+        int found = 0;
+        s->used[v >> 6] |= 1ull << (v & 63);
+        if (n_free == 1) { /* the rlc: a candidate */
+            int r = MEMBER[v][CTZ64(f)];
+            if (!has(s->rlcs, r)) {
+                flip_rlc(s->rlcs, &s->key, r, r);
+                found = whip_child(s, r, k + 1, inc, free, LINK[r]);
+                flip_rlc(s->rlcs, &s->key, r, r);
+            }
+        } else /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
+            for (int jj = 0; jj < G_COUNT[v] && !found; ++jj) {
+                int gl = G_OF_VAR[v][jj];
+                unsigned mask = G_MASK[gl];
+                /* a left-linking candidate outside G */
+                if (f & ~mask || !(lefts[j] & ~mask) || has(s->grlcs, gl)) continue;
+                int clash = 0; /* Z or an rlc in G */
+                for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
+                if (clash) continue;
+                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+                found = whip_child(s, NL + gl, k + 1, inc, free, GLINK[gl]);
+                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+            }
+        s->used[v >> 6] &= ~(1ull << (v & 63));
+        if (found) return found;
+    }
     memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
     return 0;
 }
@@ -861,7 +918,7 @@ static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t na
     uint64_t inc[W];
     uint16_t free[NV];
     search_start(c, a.z, inc, free);
-    return PyLong_FromLong(whip_extend(&s, a.z, 0, inc, free));
+    return PyLong_FromLong(whip_extend(&s, a.z, 0, inc, free, memo_slot(s.key, a.z)));
 }
 
 /* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
