@@ -5,6 +5,7 @@
  *     State(labels).depth(assumed, g, limit) -> int
  *     State(labels).whip(target, g, limit, budget) -> int   (a search, not a propagation: its own
  *                                                            section below says what and why)
+ *     State(labels).g_whip(target, limit, budget) -> int    (the same, for a whip with a g-rlc)
  *     State(labels).braid(target, g, limit, budget) -> int  (the same for braids and g-braids)
  *
  * For each target Z (a label among `labels`, the current candidates) the contradiction depth of Z,
@@ -341,6 +342,8 @@ static void put(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }
 typedef struct {
     const Cands *c;
     int limit, g;
+    int need_g;           /* g_whip(): only a chain with a g-rlc closes */
+    int n_g;              /* the number of g-rlcs of the partial whip */
     long budget;
     uint64_t rlcs[W];     /* Z and the rlcs of the partial whip that are labels */
     uint64_t grlcs[WG];   /* its g-rlcs */
@@ -443,6 +446,7 @@ static int is_used(const WhipSearch *s, int v) { return (int)(s->used[v >> 6] >>
 static int whip_closes(WhipSearch *s, int last, const uint64_t *links, const uint16_t free[NV])
 {
     if (--s->budget < 0) return -1;
+    if (s->need_g && !s->n_g) return 0;
     const Cands *c = s->c;
     for (int w = 0; w < W; ++w)
         for (uint64_t bits = links[w] & c->present[w]; bits; bits &= bits - 1) {
@@ -501,6 +505,7 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 int v = VAR_OF[l][kk];
                 if (is_used(s, v) || rlc_variable(last, v)) continue;
                 if (free[v] == 0) { /* every candidate of V linked to Z or an rlc: a whip */
+                    if (s->need_g && !s->n_g) continue; /* g_whip(): not without a g-rlc */
                     for (int j = 0; j < n_vars; ++j) LEFT_POS[vars[j]] = 0;
                     LEFT_POS[v] = 0;
                     return 1;
@@ -544,7 +549,9 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
                 if (clash) continue;
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+                ++s->n_g;
                 found = whip_child(s, NL + gl, k + 1, inc, free, GLINK[gl]);
+                --s->n_g;
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             }
         s->used[v >> 6] &= ~(1ull << (v & 63));
@@ -857,18 +864,20 @@ static PyObject *State_depth(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 
-/* The arguments of whip() and braid(), (target, g, limit, budget), checked: 0, or -1 with an error set.
- * `limit` comes back at most 81 (no chain is longer). */
+/* The arguments of whip() and braid(), (target, g, limit, budget), or of g_whip(), (target, limit, budget)
+ * with g true (`with_g` 0), checked: 0, or -1 with an error set.  `limit` comes back at most 81 (no
+ * chain is longer). */
 typedef struct {
     int z, g, limit;
     long budget;
 } SearchArgs;
 
-static int search_args(const Cands *c, const char *name, PyObject *const *args, Py_ssize_t nargs, SearchArgs *a)
+static int search_args(const Cands *c, const char *name, int with_g, PyObject *const *args, Py_ssize_t nargs,
+                       SearchArgs *a)
 {
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "%s() takes exactly 4 positional arguments (target, g, limit, budget), %zd given",
-                     name, nargs);
+    if (nargs != 3 + with_g) {
+        PyErr_Format(PyExc_TypeError, "%s() takes exactly %d positional arguments (target, %slimit, budget), %zd given",
+                     name, 3 + with_g, with_g ? "g, " : "", nargs);
         return -1;
     }
     a->z = parse_label(args[0], "target");
@@ -877,16 +886,17 @@ static int search_args(const Cands *c, const char *name, PyObject *const *args, 
         PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
         return -1;
     }
-    a->g = PyObject_IsTrue(args[1]);
+    a->g = with_g ? PyObject_IsTrue(args[1]) : 1;
     if (a->g < 0) return -1;
+    PyObject *const *rest = args + 1 + with_g; /* limit, budget */
     long limit;
-    if (int_value(args[2], "limit", &limit) < 0 || int_value(args[3], "budget", &a->budget) < 0) return -1;
+    if (int_value(rest[0], "limit", &limit) < 0 || int_value(rest[1], "budget", &a->budget) < 0) return -1;
     if (limit < 1) {
-        PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
+        PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", rest[0]);
         return -1;
     }
     if (a->budget < 1) {
-        PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[3]);
+        PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", rest[1]);
         return -1;
     }
     a->limit = limit > 81 ? 81 : (int)limit;
@@ -908,17 +918,36 @@ static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[N
  * deciding.  (A version also returned the candidates whose removal could turn a 0 into a 1, so that
  * the engine could skip targets whose answer could not have changed since the last step: it spared
  * ~10 % of the searches of W4 puzzles and cost as much in recording them.) */
+static PyObject *whip_search(const Cands *c, const SearchArgs *a, int need_g)
+{
+    WhipSearch s = {.c = c, .limit = a->limit, .g = a->g, .need_g = need_g, .budget = a->budget,
+                    .key = SET_KEY[a->z]};
+    put(s.rlcs, a->z);
+    uint64_t inc[W];
+    uint16_t free[NV];
+    search_start(c, a->z, inc, free);
+    return PyLong_FromLong(whip_extend(&s, a->z, 0, inc, free, memo_slot(s.key, a->z)));
+}
+
 static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
     SearchArgs a;
-    if (search_args(c, "whip", args, nargs, &a) < 0) return NULL;
-    WhipSearch s = {.c = c, .limit = a.limit, .g = a.g, .budget = a.budget, .key = SET_KEY[a.z]};
-    put(s.rlcs, a.z);
-    uint64_t inc[W];
-    uint16_t free[NV];
-    search_start(c, a.z, inc, free);
-    return PyLong_FromLong(whip_extend(&s, a.z, 0, inc, free, memo_slot(s.key, a.z)));
+    if (search_args(c, "whip", 1, args, nargs, &a) < 0) return NULL;
+    return whip_search(c, &a, 0);
+}
+
+/* g_whip(target, limit, budget, /): the same for a g-whip proper, a whip with at least one g-rlc: what
+ * g-whip[n] rules find (g-whip.clp), where whip(target, True, ...) also says yes for a plain whip.  The
+ * engine builds a target's partial g-whips only once it may carry one (Engine._whip_targets): most of
+ * the targets it focuses carry a plain whip (73 of 74 on line 12301 of cb-001 in gB, 37 of 38 on line
+ * 7462), and their partial g-whips were most of CLIPS's work there. */
+static PyObject *State_g_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Cands *c = &((StateObject *)self)->cands;
+    SearchArgs a;
+    if (search_args(c, "g_whip", 0, args, nargs, &a) < 0) return NULL;
+    return whip_search(c, &a, 1);
 }
 
 /* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
@@ -928,7 +957,7 @@ static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t n
 {
     const Cands *c = &((StateObject *)self)->cands;
     SearchArgs a;
-    if (search_args(c, "braid", args, nargs, &a) < 0) return NULL;
+    if (search_args(c, "braid", 1, args, nargs, &a) < 0) return NULL;
     BraidSearch s = {.c = c, .limit = a.limit, .g = a.g, .budget = a.budget, .key = SET_KEY[a.z]};
     put(s.rlcs, a.z);
     if (!braid_viable(&s, s.limit)) return PyLong_FromLong(0);
@@ -949,6 +978,11 @@ static PyMethodDef State_methods[] = {
      "1 if a whip (SPEC 4.2; with g, a whip or a g-whip, SPEC 4.5) of length <= limit exists on target "
      "(a label among the state's), 0 if none, -1 if the search visited budget partial whips without "
      "deciding."},
+    {"g_whip", (PyCFunction)(void (*)(void))State_g_whip, METH_FASTCALL,
+     "g_whip($self, target, limit, budget, /)\n--\n\n"
+     "1 if a g-whip (SPEC 4.5) with at least one g-candidate as right-linking object and of length <= "
+     "limit exists on target (a label among the state's), 0 if none, -1 if the search visited budget "
+     "partial whips without deciding."},
     {"braid", (PyCFunction)(void (*)(void))State_braid, METH_FASTCALL,
      "braid($self, target, g, limit, budget, /)\n--\n\n"
      "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "

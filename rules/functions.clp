@@ -63,6 +63,7 @@
    (do-for-all-facts ((?f tv)) TRUE (retract ?f))
    (do-for-all-facts ((?f focus)) TRUE (retract ?f))
    (do-for-all-facts ((?f dirty)) TRUE (retract ?f))
+   (do-for-all-facts ((?f whip-search)) TRUE (retract ?f))
    (do-for-all-facts ((?f glabel)) TRUE (retract ?f))
    (do-for-all-facts ((?f gl)) TRUE (retract ?f)))
 

@@ -8,7 +8,8 @@
 ;;; linked to it); with none, a (g-)whip ends there and fires first.  The test is made when the fact
 ;;; is built, on G's three labels (g-free: a label no longer a candidate may be counted, which only
 ;;; lets through a dominated g-rlc), as partial-whip.clp tests its rlc.
-;;; Only for a focused target, as partial-whip[1] (whip-focus.clp).
+;;; Only for a target focused for g-whips (level 3) or a braid root (level 1), not for one focused
+;;; for whips only (level 2: the driver's search found a whip on it and no g-whip; whip-focus.clp).
 ;;; The first five patterns are those of partial-whip1.clp (same order, same tests), so CLIPS shares
 ;;; their joins; V1 not shared by L1 and Z is sound here too (such a V1 holds Z, which is not in G,
 ;;; not L1 and not linked to Z); gcand facts exist only from level 2 on, so no active pattern.
@@ -16,7 +17,7 @@
 (defrule partial-g-whip-1
    (declare (salience ?*s-partial-g-whip-1*))
    (logical
-      (focus (z ?z) (level 1|2) (pass 0))
+      (focus (z ?z) (level 1|3) (pass 0))
       (cand (l ?z))
       (nb (l ?z) (ls $?nz))
       (link (a ?z) (b ?l1) (via $?w))

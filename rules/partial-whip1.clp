@@ -1,8 +1,9 @@
 ;;; partial-whip[1] (SPEC §7.2), built at level 2 just below whip[2]: Z linked to L1, V1 a
 ;;; variable of L1 with another candidate R1 not linked to Z, every other candidate linked to Z
 ;;; (in Z's neighbour list).  The new fact's inc list: the neighbours of Z, then of R1.
-;;; Only for a focused target (whip-focus.clp): one whose trial propagation contradicts within the
-;;; active level's number of rounds.  When the driver knows the solution it never focuses one of its
+;;; Only for a focused target (whip-focus.clp; focus level 2 for whips, 3 for whips and g-whips, 1 for
+;;; a braid root): one whose trial propagation contradicts within the active level's number of rounds,
+;;; and on which the driver's whip search finds a chain.  When the driver knows the solution it never focuses one of its
 ;;; labels: no whip can eliminate them (same eliminations, less work).
 ;;;
 ;;; Join order (issue 13): every pattern after the first multiplies the partial matches CLIPS keeps
@@ -22,7 +23,7 @@
 (defrule partial-whip-1
    (declare (salience ?*s-partial-whip-1*))
    (logical
-      (focus (z ?z) (level 1|2) (pass 0))
+      (focus (z ?z) (level 1|2|3) (pass 0))
       (cand (l ?z))
       (nb (l ?z) (ls $?nz))
       (link (a ?z) (b ?l1) (via $?w))

@@ -35,6 +35,7 @@
    (slot pass (default 1)))  ; to the length needed at level n (partial-braid.clp, schedule.py)
 
 (deftemplate dirty)          ; a chain or Subset changed the state (whip-focus.clp)
+(deftemplate whip-search)    ; the state whose shorter chains whip-focus-k look for (whip-focus.clp)
 
 
 

@@ -1,5 +1,5 @@
 ;;; Which targets get partial whips (and partial g-whips): the trial filter and the whip search
-;;; (issue 13).
+;;; (issue 13), by increasing length in the salience order (issue 12).
 ;;;
 ;;; partial-whip[1] and partial-g-whip[1] start only from a target with a
 ;;; (focus (z Z) (level 2) (pass 0)) fact, and every longer partial chain extends one of them.  The
@@ -12,7 +12,12 @@
 ;;;   n or less are focused (and the level goes on if there were any).
 ;;; * Candidates going can bring a chain where there was none, so every chain or Subset step asserts
 ;;;   (dirty), and this rule, below the Singles / whip[1] cascade that follows the step and above
-;;;   every rule of level 2 and more, focuses the targets that now have a chain shorter than n.
+;;;   every rule of level 2 and more, turns it into a fresh (whip-search) fact.  Then, for each length
+;;;   k = 2 .. n-1, the rule whip-focus-{k} (whip-search.clp, loaded at level k+1) fires just above
+;;;   whip[k] in the salience order: once nothing shorter than k is left to fire, it focuses the
+;;;   targets that now have a chain of length k or less.  A step retracts the fact, and with it the
+;;;   searches of longer lengths that have not fired yet: a search at length k runs only in a state
+;;;   where no chain shorter than k fires, so a step's searches stop at the length of the next chain.
 ;;; So when any chain of length k >= 2 fires, every target that has a shorter one is focused and has
 ;;; its partial chains: the order of SPEC §5.3 is kept exactly (a test replays paths and checks that
 ;;; no shorter chain was available at each step); chains of the level's own length, which may fire
@@ -20,11 +25,14 @@
 ;;; search after every step.
 ;;;
 ;;; Measured (docs/engine.md): at level 4 of W4 puzzles 40-70 targets pass the trial filter and 2-8
-;;; carry a whip[4].
+;;; carry a whip[4].  Searching every length below the level after each step, rather than by length
+;;; here, cost line 12301 of cb-001 (gB10) most of its time: after its one whip[10], 50 steps of
+;;; lengths 1-8 each searched ~30 targets at length 9 (0.2-0.3 s a step).
 
 (defrule whip-focus
    (declare (salience ?*s-whip-focus*))
    ?d <- (dirty)
    =>
    (retract ?d)
-   (foreach ?z (sr-whip-targets) (assert (focus (z ?z) (level 2) (pass 0)))))
+   (do-for-all-facts ((?f whip-search)) TRUE (retract ?f))
+   (assert (whip-search)))

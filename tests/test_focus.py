@@ -8,6 +8,8 @@ puzzles), plus the two pencilmark positions of test_gbraids.py for g-braids.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 import sudorules
@@ -44,6 +46,15 @@ BRAID_PUZZLES = {
     4902: ("..3...7.9...7....2.....1.6..4...3..5..8.7.4.1.9....32.682.1......5..8.....4..7..3", 6, 5, 5, 5),
     8291: (".2.4.6.........2....9.2..1....7.5..8...8.13...6....59..7...2.5......3..794.67....", 5, 4, 5, 4),
     10664: ("...4..7..4...89........351.2.4.6...5..6...8.1.7...4.2..61.7...........5....9.21.7", 6, 5, 6, 5),
+}
+
+
+#: cb-001 puzzles whose gB path has a g-whip[k] after a chain longer than k, so found by the search for
+#: g-whips after a step (rules/whip-search.clp), not when a level starts.  Line: (puzzle, W, B, gW, gB).
+G_WHIP_PUZZLES = {
+    27: ("..34...8....7.9.23..9.2.4...15.7.9.........4..6....5...9.......6..8....28.25..6.1", 6, 6, 6, 6),
+    735: (".....6....567..1..7..132..4....98.3.3..2.18....1.7....5.2...9..6.7....5.........2", 4, 4, 4, 4),
+    1342: ("1.....78945.7.9..3..........3.9.7.5.6.....9...1..6........2...1...3....898...14..", 5, 5, 5, 5),
 }
 
 
@@ -120,6 +131,45 @@ def test_whips_keep_the_simplest_first_order_with_the_trial_filter(hard_puzzles,
     assert steps_checked >= 10
 
 
+def test_g_chains_keep_the_simplest_first_order(hard_puzzles):
+    """SPEC §5.3: whip[k] > g-whip[k] > braid[k] > g-braid[k], shorter first.  A target gets partial
+    g-whips only once the search finds a g-whip on it when no whip of that length is left to fire
+    (rules/whip-search.clp).  Before every chain step of length k >= 3 of a gB path, a gW engine
+    without the trial filter capped at length k - 1 finds no chain in the same state; before a
+    g-whip[k] a W engine capped at k finds none; before a braid[k] or g-braid[k] a gW engine capped
+    at k finds none.  On BRAID_PUZZLES (g-whips in 3 of their gB paths), G_WHIP_PUZZLES, the two
+    pencilmark positions and two generated puzzles."""
+    capped: dict[tuple[str, int], Engine] = {}
+
+    def chains_in(theory: str, length: int, state) -> list[str]:
+        if (theory, length) not in capped:
+            capped[theory, length] = Engine(theory, max_length=length)
+            capped[theory, length].trial_filter = False
+        marks = [state.candidates[cell] or {state.values[cell]} for cell in range(81)]
+        return [s.text() for s in capped[theory, length].solve(Puzzle.from_candidates(marks)).steps if s.chain]
+
+    engine, checked = Engine("gB"), Counter()
+    puzzles = [row[0] for row in [*BRAID_PUZZLES.values(), *G_WHIP_PUZZLES.values()]]
+    for puzzle in [Puzzle.from_string(p) for p in puzzles + [POSITIONS[n] for n in sorted(POSITIONS)] + hard_puzzles[:2]]:
+        resolution = engine.solve(puzzle)
+        assert resolution.solved
+        longest = 0
+        for step, _, state in _states(resolution.puzzle, resolution.steps):
+            if step.chain:
+                checked["g-whip after a longer chain"] += step.rule == "g-whip" and step.level < longest
+                longest = max(longest, step.level)
+            if not step.chain or step.level < 3:
+                continue
+            assert not chains_in("gW", step.level - 1, state), step.text()
+            if step.rule == "g-whip":
+                assert not chains_in("W", step.level, state), step.text()
+            elif step.rule in ("braid", "g-braid"):
+                assert not chains_in("gW", step.level, state), step.text()
+            checked[step.rule] += 1
+    assert checked["g-whip after a longer chain"] >= 3 and checked["braid"] + checked["g-braid"] >= 3, checked
+    assert checked["whip"] >= 20, checked
+
+
 def _assert_same_ratings(engine: Engine, reference: Engine, puzzles: list[str]) -> None:
     """``engine`` rates every puzzle as ``reference`` does, with a path that re-verifies."""
     for text in puzzles:
@@ -193,6 +243,8 @@ def test_the_compiled_searches_find_every_chain_of_a_path(hard_puzzles, search, 
             state, target = State(labels), _label(step.eliminations[0])
             assert getattr(state, search)(target, g, step.level, 10**7) == 1, step.text()
             assert getattr(state, search)(target, g, step.level - 1, 10**7) == 0, step.text()
+            if step.rule == "g-whip":  # what decides the focus for g-whips: a whip with a g-rlc
+                assert state.g_whip(target, step.level, 10**7) == 1, step.text()
             found += 1
     assert found >= (20 if search == "whip" else 5)
 
@@ -223,10 +275,10 @@ def test_the_whip_search_is_not_repeated_in_a_state_it_found_nothing_in(hard_puz
     search = engine._whip_targets
     keys: list[tuple[int, int]] = []
 
-    def recording(limit, first=False):
+    def recording(limit, first=False, **kinds):
         if first:
             keys.append((limit, len(engine._recorder.changes)))
-        return search(limit, first)
+        return search(limit, first, **kinds)
 
     engine._whip_targets = recording
     for text in hard_puzzles:
@@ -266,10 +318,10 @@ def test_an_error_in_the_whip_search_stops_the_solve_and_the_next_one_is_right(h
     expected = engine.solve(text).rating
     search = engine._whip_targets
 
-    def failing(limit, first=False):  # the driver's own calls pass; the rules' call fails
+    def failing(limit, first=False, **kinds):  # the driver's own calls pass; the rules' call fails
         if not first:
             raise MemoryError
-        return search(limit, first)
+        return search(limit, first, **kinds)
 
     engine._whip_targets = failing
     with pytest.raises(MemoryError):

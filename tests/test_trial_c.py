@@ -360,6 +360,25 @@ def test_g_whips_are_found_where_whips_are_not():
     assert more > 0
 
 
+def test_compiled_g_whip_matches_reference():
+    """State.g_whip (only a whip with a g-rlc closes) answers as TrialState.whip(need_g=True); it says
+    yes only where the search with g does, and no on some targets that carry a plain whip only."""
+    rng = random.Random(31)
+    answers, plain_only = Counter(), 0
+    for labels in demo_states(8) + plausible_states(12, seed=32):
+        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
+        for z in rng.sample(labels, 8):
+            for limit in (1, 2, 3, 4, 5):
+                want = reference.whip(z, True, limit, need_g=True)
+                got = compiled.g_whip(z, limit, 10**7)
+                assert got == int(want), (sorted(labels), z, limit)
+                with_g = compiled.whip(z, True, limit, 10**7)
+                assert got <= with_g
+                plain_only += with_g and not got and compiled.whip(z, False, limit, 10**7)
+                answers[want] += 1
+    assert answers[True] > 20 and answers[False] > 100 and plain_only > 0, (answers, plain_only)
+
+
 def test_whip_budget():
     labels = demo_states(1)[0]
     st = _trial.State(labels)
@@ -385,6 +404,19 @@ def test_search_argument_errors(search):
         run(labels[0], False, 3)
     with pytest.raises(TypeError):
         run(labels[0], False, 3.0, 100)
+
+
+def test_g_whip_argument_errors():
+    labels = demo_states(1)[0]
+    run = _trial.State(labels).g_whip
+    with pytest.raises(ValueError, match="limit"):
+        run(labels[0], 0, 100)
+    with pytest.raises(ValueError, match="budget"):
+        run(labels[0], 3, 0)
+    with pytest.raises(TypeError, match="exactly 3"):
+        run(labels[0], True, 3, 100)
+    with pytest.raises(TypeError):
+        run(labels[0], 3.0, 100)
 
 
 def test_braids_include_whips_and_g_braids_include_braids():

@@ -26,7 +26,7 @@ from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
 from ..resolution import families
-from ..resolution.families import BRAID_ROOT, WHIP_FOCUS, WHIP_PASS
+from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PASS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
@@ -92,9 +92,11 @@ class Engine:
         self._define(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
         self._define(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self._define(lambda *a: self._recorder.subset(*a), "sr-subset")
-        # after a chain step, whips shorter than the level only (see solve: the level's own length
-        # is searched when the level is quiescent)
-        self._define(lambda: self._whip_targets(self._level - 1), "sr-whip-targets", empty=[])
+        # after a chain step, whips of one length shorter than the level, in the salience order
+        # (rules/whip-focus.clp; see solve: the level's own length is searched when the level is
+        # quiescent)
+        self._define(lambda k, g: self._focus_whips(self._shorter_whip_targets(int(k), g == "TRUE")),
+                     "sr-whip-focus")
         self._define(lambda p, n, z, *s: self._viable(int(p), int(n), int(z), s), "sr-viable")
         #: whips and g-whips: partial chains are built for the targets focused in WHIP_PASS only, those
         #: whose trial propagation (with g-labels if g-whips are in the theory) contradicts within the
@@ -110,6 +112,7 @@ class Engine:
         #: through (same ratings, more work: for tests and benchmarks)
         self.braid_search = True
         self._focused: set[int] = set()  # the targets focused in WHIP_PASS for the current puzzle
+        self._g_focused: set[int] = set()  # those of them focused for g-whips as well
         self._rooted: set[int] = set()  # the braid roots (partial chains of length 1 only) among the others
         #: (level, number of changes) of the last whip search at a level's length that found nothing
         self._searched_empty: Optional[tuple[int, int]] = None
@@ -223,56 +226,93 @@ class Engine:
         self._changes_seen = len(changes)
         return present
 
-    def _whip_targets(self, limit: int, first: bool = False) -> list[int]:
-        """The targets not yet focused in WHIP_PASS that may now carry a whip (g-whip) of length at
-        most ``limit``, now counted as focused: those on which the compiled search finds one
-        (``State.whip``, generator/trial.c), among those whose trial propagation contradicts within
-        ``limit`` rounds (a necessary condition, and cheaper).  ``first``: only the first one found
-        (see :meth:`_first_whip`).  With ``trial_filter = False`` every target; with
-        ``whip_search = False`` the trial filter alone."""
-        labels = self._labels()
-        targets = sorted(labels - self._true - self._focused)
-        if self.trial_filter:
-            if limit < 2:  # whips[1] need no partial whip (whip1.clp)
-                return []
-            depth = {z: d for z, d in zip(targets, depths(labels, targets, self._whip_g, limit)) if d}
-            targets = sorted(depth)
-            if self.whip_search and targets:
-                state = State(labels)
-                if first:
-                    targets = self._first_whip(state, sorted(targets, key=lambda z: (depth[z], z)), limit)
-                else:
-                    targets = [z for z in targets if state.whip(z, self._whip_g, limit, WHIP_SEARCH_BUDGET)]
-        self._focused.update(targets)
-        return targets
+    def _whip_targets(self, limit: int, first: bool = False, kinds: tuple[bool, ...] = (False, True)) -> dict[int, int]:
+        """The targets to focus in WHIP_PASS now that may carry a chain of length at most ``limit``,
+        with the level of their focus fact, now counted as focused: ``WHIP_FOCUS`` (their partial
+        whips) for those not yet focused on which the compiled search finds a whip (``State.whip``,
+        generator/trial.c), ``G_WHIP_FOCUS`` (their partial whips and g-whips) for those not yet
+        focused for g-whips, in a theory with g-whips, on which it finds a g-whip with a g-rlc
+        (``State.g_whip``); among the targets whose trial propagation (with g-labels for g-whips)
+        contradicts within ``limit`` rounds (a necessary condition, and cheaper).  ``first``: only
+        the first one found, whips before g-whips (see :meth:`_first_whip`).  With
+        ``trial_filter = False`` every target, at the highest focus level; with
+        ``whip_search = False`` the trial filter alone.  ``kinds``: the searches made, for whips
+        (False) and for g-whips (True).
 
-    def _level_whip_target(self, level: int) -> list[int]:
+        Why two levels: most targets that carry a chain carry a plain whip (73 of the 74 focused on
+        line 12301 of cb-001 in gB, 37 of 38 on line 7462), and building their partial g-whips as
+        well was most of CLIPS's work on those puzzles.  The order stays exact because g-whips of
+        length k are searched for only once no whip of length k or less is left to fire (rules
+        whip-focus-k, then g-whip-focus-k: rules/whip-search.clp), when the level is quiescent
+        after whips; a target focused for whips only is searched for g-whips again then."""
+        labels = self._labels()
+        open_ = labels - self._true
+        plain = sorted(open_ - self._focused) if False in kinds else []
+        with_g = sorted(open_ - self._g_focused) if self._whip_g and True in kinds else []
+        top = G_WHIP_FOCUS if self._whip_g else WHIP_FOCUS
+        found: dict[int, int] = {}
+        if not self.trial_filter:
+            found = dict.fromkeys(sorted(open_ - (self._g_focused if self._whip_g else self._focused)), top)
+        elif limit >= 2:  # whips[1] need no partial whip (whip1.clp)
+            plain, with_g = self._within(labels, plain, False, limit), self._within(labels, with_g, True, limit)
+            if not self.whip_search:
+                found = {**dict.fromkeys(plain, WHIP_FOCUS), **dict.fromkeys(with_g, G_WHIP_FOCUS)}
+            else:
+                state = self._state()
+                searches = ((plain, WHIP_FOCUS, lambda z: state.whip(z, False, limit, WHIP_SEARCH_BUDGET)),
+                            (with_g, G_WHIP_FOCUS, lambda z: state.g_whip(z, limit, WHIP_SEARCH_BUDGET)))
+                found = self._first_whip(searches) if first else {
+                    z: level for targets, level, search in searches for z in targets if search(z)}
+        self._focused.update(found)
+        self._g_focused.update(z for z, level in found.items() if level == G_WHIP_FOCUS)
+        return found
+
+    @staticmethod
+    def _within(labels: set[int], targets: list[int], g: bool, limit: int) -> list[int]:
+        """Those of ``targets`` whose trial propagation (with g-labels if ``g``) contradicts within
+        ``limit`` rounds, soonest first."""
+        depth = {z: d for z, d in zip(targets, depths(labels, targets, g, limit)) if d}
+        return sorted(depth, key=lambda z: (depth[z], z))
+
+    def _shorter_whip_targets(self, limit: int, g: bool) -> dict[int, int]:
+        """:meth:`_whip_targets` at ``limit`` for whips (``g``: g-whips), asked by whip-focus-{limit}
+        (g-whip-focus-{limit}: rules/whip-search.clp) after a step, once nothing that comes first is
+        left to fire; none without searching in the state of the last search at a level's length
+        that found nothing, if ``limit`` is not longer (the rules of the previous level's length,
+        loaded when a level starts, fire once in that state)."""
+        if self._searched_empty is not None and self._searched_empty[0] >= limit \
+                and self._searched_empty[1] == len(self._recorder.changes):
+            return {}
+        return self._whip_targets(limit, kinds=(g,))
+
+    def _level_whip_target(self, level: int) -> dict[int, int]:
         """:meth:`_whip_targets` at the level's own length, first one only, when a level starts or is
-        quiescent; [] without searching in the state and level of the last search that found nothing:
-        the targets left are a subset of those it found no whip for (braid stages reach quiescence once
-        per target tried, most of them changing nothing)."""
+        quiescent; none without searching in the state and level of the last search that found
+        nothing: the targets left are a subset of those it found no chain for (braid stages reach
+        quiescence once per target tried, most of them changing nothing)."""
         key = (level, len(self._recorder.changes))
         if key == self._searched_empty:
-            return []
+            return {}
         targets = self._whip_targets(level, first=True)
         if not targets:
             self._searched_empty = key
         return targets
 
-    def _first_whip(self, state: State, targets: list[int], limit: int) -> list[int]:
-        """The first of ``targets`` (tried soonest contradiction first: the likeliest, and the
-        cheapest to find) that carries a whip of length at most ``limit``, else, with g-whips in the
-        theory, the first that carries a g-whip (SPEC §5.3 puts whip[n] before g-whip[n]); [] if none.
-        Used when no chain shorter than ``limit`` exists (a level starts or is quiescent): chains of
-        one length may fire in any order, so focusing their targets one at a time keeps the order,
-        and the partial whips of the others are not built, kept through the first one's eliminations,
-        then retracted.  Measured (mean CPU of 30 cb-001 puzzles a level, 15 at W5): W3 35 -> 31 ms,
-        W4 68 -> 48 ms, W5 228 -> 153 ms against focusing all of them at once."""
-        for g in (False, True) if self._whip_g else (False,):
+    @staticmethod
+    def _first_whip(searches) -> dict[int, int]:
+        """The first target (tried soonest contradiction first: the likeliest, and the cheapest to
+        find) that carries a whip, else, with g-whips in the theory, the first that carries a g-whip
+        (SPEC §5.3 puts whip[n] before g-whip[n]), with its focus level; none if none.  Used when no
+        chain shorter than the limit exists (a level starts or is quiescent): chains of one length
+        may fire in any order, so focusing their targets one at a time keeps the order, and the
+        partial whips of the others are not built, kept through the first one's eliminations, then
+        retracted.  Measured (mean CPU of 30 cb-001 puzzles a level, 15 at W5): W3 35 -> 31 ms, W4
+        68 -> 48 ms, W5 228 -> 153 ms against focusing all of them at once."""
+        for targets, level, search in searches:
             for z in targets:
-                if state.whip(z, g, limit, WHIP_SEARCH_BUDGET):
-                    return [z]
-        return []
+                if search(z):
+                    return {z: level}
+        return {}
 
     def _viable(self, pass_: int, length: int, target: int, rlcs: Sequence[int]) -> bool:
         """May a partial chain of ``target`` with this set of rlcs (labels and g-labels) of
@@ -309,7 +349,8 @@ class Engine:
         those (their partial whips of lengths 2 and more, maintained through every later step, had
         cost gB 24 % and B 19 % of their CPU on 4 gB7 puzzles, lines 750, 18466, 20667, 21283)."""
         root = braids.focused
-        if root and self._whip_focus and root not in self._focused and root not in self._rooted:
+        has_first = self._g_focused if self._whip_g else self._focused  # its partial (g-)whips[1]
+        if root and self._whip_focus and root not in has_first and root not in self._rooted:
             self.env.find_function("sr-focus")(WHIP_PASS, BRAID_ROOT, root)
             self._rooted.add(root)
         if braids.current is None:
@@ -323,9 +364,11 @@ class Engine:
             self._lean_target = target
             self.env.find_function("sr-lean")(target)
 
-    def _focus_whips(self, targets: list[int]) -> None:
-        if targets:
-            self.env.find_function("sr-focus")(WHIP_PASS, WHIP_FOCUS, *targets)
+    def _focus_whips(self, found: dict[int, int]) -> bool:
+        """Focus each target of ``found`` in WHIP_PASS at its level (:meth:`_whip_targets`)."""
+        for level in sorted(set(found.values())):
+            self.env.find_function("sr-focus")(WHIP_PASS, level, *(z for z, lv in found.items() if lv == level))
+        return True
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked
@@ -449,6 +492,7 @@ class Engine:
         self._changes_seen = 0
         self._state_key = -1
         self._focused = set()
+        self._g_focused = set()
         self._rooted = set()
         self._searched_empty = None
         self._lean_target = 0  # sr-clean reset it in CLIPS

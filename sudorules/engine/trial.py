@@ -103,17 +103,21 @@ class TrialState:
         return None
 
 
-    def whip(self, target: int, g: bool = False, limit: int = 36) -> bool:
+    def whip(self, target: int, g: bool = False, limit: int = 36, need_g: bool = False) -> bool:
         """Is there a whip (with ``g``: a whip or g-whip, SPEC §4.2, §4.5) of length at most
-        ``limit`` on ``target``?  The reference of the compiled search (``State.whip``), which the
-        engine uses to focus only the targets that carry one (driver.py): a plain depth-first search
-        over partial whips built as the rules build them (rules/partial-whip*.clp, partial-g-whip*.clp),
-        except that a left-linking candidate may repeat an earlier one (the rules refuse it).  That
-        only widens the search, so "no" here means the rules find none either; and it makes a partial
-        chain's extensions depend on its set of rlcs and its last one only, which the compiled search
-        uses to explore each such pair once."""
+        ``limit`` on ``target``?  With ``need_g`` (and ``g``), only a g-whip proper counts: one with
+        at least one g-rlc, what the g-whip[n] rules find.  The reference of the compiled searches
+        (``State.whip``, ``State.g_whip``), which the engine uses to focus only the targets that carry
+        one (driver.py): a plain depth-first search over partial whips built as the rules build them
+        (rules/partial-whip*.clp, partial-g-whip*.clp), except that a left-linking candidate may
+        repeat an earlier one (the rules refuse it).  That only widens the search, so "no" here means
+        the rules find none either; and it makes a partial chain's extensions depend on its set of
+        rlcs and its last one only, which the compiled search uses to explore each such pair once."""
         present = self.labels
         g_of = {gl: G_LABELS[gl] for v in _G_OF_VARIABLE for gl in _G_OF_VARIABLE[v]} if g else {}
+
+        def closes(rlcs: frozenset[int]) -> bool:
+            return not need_g or any(is_glabel(r) for r in rlcs)
 
         def extend(last: int, k: int, rlcs: frozenset[int], used: frozenset[int], inc: frozenset[int]) -> bool:
             if is_glabel(last):
@@ -126,7 +130,9 @@ class TrialState:
                         continue
                     free = [x for x in self.members[v] if x != left and x not in inc]
                     if not free:
-                        return True
+                        if closes(rlcs):
+                            return True
+                        continue
                     if k + 1 >= limit:
                         continue
                     if len(free) == 1:

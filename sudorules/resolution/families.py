@@ -154,10 +154,16 @@ SUBSETS = Family(
 #: the focus pass of whips and g-whips (rules/partial-whip1.clp, rules/partial-g-whip1.clp): a target's
 #: partial (g-)whips are built once (focus (z Z) (level 2) (pass 0)) holds (Family.trial_focus)
 WHIP_PASS = 0
-#: the levels of the focus facts of WHIP_PASS: a target focused for whips has all its partial (g-)whips;
-#: a braid root (a target of braids or g-braids not focused for whips) has those of length 1 only, from
-#: which its partial (g-)braids start (rules/partial-braid1.clp)
-WHIP_FOCUS, BRAID_ROOT = 2, 1
+#: the levels of the focus facts of WHIP_PASS: a target focused for whips has all its partial whips, one
+#: focused for g-whips all its partial whips and g-whips (the driver's whip search decides which:
+#: Engine._whip_targets); a braid root (a target of braids or g-braids not focused for them) has those
+#: of length 1 only, from which its partial (g-)braids start (rules/partial-braid1.clp)
+WHIP_FOCUS, G_WHIP_FOCUS, BRAID_ROOT = 2, 3, 1
+
+def _focus_pattern(*levels: int) -> str:
+    """The pattern of a target's WHIP_PASS focus fact at one of ``levels``, on a line of its own."""
+    return f"\n      (focus (z ?z) (level {'|'.join(map(str, levels))}) (pass {WHIP_PASS}))"
+
 
 def _whip_fields(n: int, sal: Saliences) -> dict:
     m = n - 1
@@ -173,10 +179,16 @@ def _whip_fields(n: int, sal: Saliences) -> dict:
         "chain_m": " ".join(f"?v{i} ?l{i} ?r{i}" for i in range(1, m + 1)),
         "rlc_key_m": " ".join(f"(r{i} ?r{i})" for i in range(1, m + 1)),
         "whip_block": ("\n   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v ?l)))" if n == 2 else ""),
-        # partial chains of length 2 grow from those of length 1 of the targets focused for whips only
-        # (a braid's root has its partial chains of length 1 only: rules/partial-whip1.clp)
-        "whip_focus": f"\n      (focus (z ?z) (level {WHIP_FOCUS}) (pass {WHIP_PASS}))" if n == 2 else "",
+        # partial whips of length 2 grow from those of length 1 of the targets focused for whips (or
+        # g-whips) only (a braid's root has its partial chains of length 1 only: rules/partial-whip1.clp)
+        "whip_focus": _focus_pattern(WHIP_FOCUS, G_WHIP_FOCUS) if n == 2 else "",
     }
+
+
+def _whip_search_fields(k: int, sal: Saliences, g: bool = False) -> dict:
+    name = f"{'g-' if g else ''}whip-focus-{k}"
+    return {"k": k, "level": k + 1, "name": name, "s_focus": sal[name], "g": "TRUE" if g else "FALSE",
+            "chains": "g-whips (with a g-candidate)" if g else "whips"}
 
 
 def _pw_template(k: int) -> str:
@@ -195,7 +207,8 @@ def _whip_base(max_length: int) -> list[BasePart]:
 WHIPS = Family(
     name="whip", title="whips (zt-whips, formerly nrczt-whips)", letter="W", rank=20,
     owns=lambda rule: rule == "whip",
-    groups=lambda n, max_length: (["whip1", "whip-focus"] if n == 1 else [f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
+    groups=lambda n, max_length: (["whip1", "whip-focus"] if n == 1 else
+                                  [f"whip-focus-{n}", f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
     verify=lambda state, step: verify.check_chain(state, step, braid=False),
     parse=lambda line: notation.parse_chain_line(line, "whip"),
     base=_whip_base,
@@ -203,6 +216,8 @@ WHIPS = Family(
     trial_focus=True,
     templates=(
         Template("whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if n >= 2 else []),
+        # the search for chains of length n - 1 or less after a step, first needed at level n
+        Template("whip-search.clp", lambda n, sal, top: [_whip_search_fields(n - 1, sal)] if n >= 3 else []),
         # no partial-whip[n] at the longest length: nothing would extend it
         Template("partial-whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if 2 <= n < top else []),
     ),
@@ -228,6 +243,10 @@ def _gwhip_fields(n: int, sal: Saliences, src: str = "") -> dict:
         # the new variable: unused (implied when extending a pw fact, see partial-g-whip-g.clp)
         "v_constraint": ("?v&:(not (member$ ?v ?w))" if src == "pw" else
                          "?v&" + "&".join(f"~?v{i}" for i in range(1, m + 1)) + "&:(not (member$ ?v ?w))"),
+        # partial g-whips grow only for the targets focused for g-whips: from a partial whip at every
+        # length (a target focused for whips only has those too), from a partial g-whip at length 2
+        # (a braid root has partial g-whips of length 1)
+        "whip_focus": _focus_pattern(G_WHIP_FOCUS) if src == "pw" or n == 2 else "",
     })
     return fields
 
@@ -240,7 +259,8 @@ def _pgw_template(k: int) -> str:
 GWHIPS = Family(
     name="g-whip", title="g-whips (whips whose right-linking objects may be g-candidates)", letter="gW", rank=25,
     owns=lambda rule: rule == "g-whip",
-    groups=lambda n, max_length: [f"g-whip-{n}", f"partial-g-whip-{n - 1}"] if n >= 2 else [],
+    groups=lambda n, max_length: ([f"g-whip-focus-{n}", f"g-whip-{n}", f"partial-g-whip-{n - 1}"]
+                                  if n >= 2 else []),
     verify=lambda state, step: verify.check_chain(state, step, braid=False, g=True),
     parse=lambda line: notation.parse_chain_line(line, "g-whip"),
     base=lambda max_length: [Generated(lambda top: "".join(_pgw_template(k) for k in range(1, top))),
@@ -250,6 +270,8 @@ GWHIPS = Family(
     trial_focus=True,
     templates=(
         Template("g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if n >= 2 else []),
+        # the search for g-whips of length n - 1 or less after a step, first needed at level n
+        Template("whip-search.clp", lambda n, sal, top: [_whip_search_fields(n - 1, sal, g=True)] if n >= 3 else []),
         # partial-g-whip[n] (n >= 2), built at level n+1; none at the longest length
         Template("partial-g-whip.clp", lambda n, sal, top: [_gwhip_fields(n, sal)] if 2 <= n < top else []),
         Template("partial-g-whip-g.clp",
