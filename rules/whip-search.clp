@@ -9,4 +9,4 @@
    (active (level {level}))
    (whip-search)
    =>
-   (sr-whip-focus {k} {g}))
+   (foreach ?z (sr-whip-targets {k} {g}) (assert (focus (z ?z) (level {focus_level}) (pass {focus_pass})))))

@@ -95,8 +95,7 @@ class Engine:
         # after a chain step, whips of one length shorter than the level, in the salience order
         # (rules/whip-focus.clp; see solve: the level's own length is searched when the level is
         # quiescent)
-        self._define(lambda k, g: self._focus_whips(self._shorter_whip_targets(int(k), g == "TRUE")),
-                     "sr-whip-focus")
+        self._define(lambda k, g: self._shorter_whip_targets(int(k), g == "TRUE"), "sr-whip-targets", empty=[])
         self._define(lambda p, n, z, *s: self._viable(int(p), int(n), int(z), s), "sr-viable")
         #: whips and g-whips: partial chains are built for the targets focused in WHIP_PASS only, those
         #: whose trial propagation (with g-labels if g-whips are in the theory) contradicts within the
@@ -274,16 +273,16 @@ class Engine:
         depth = {z: d for z, d in zip(targets, depths(labels, targets, g, limit)) if d}
         return sorted(depth, key=lambda z: (depth[z], z))
 
-    def _shorter_whip_targets(self, limit: int, g: bool) -> dict[int, int]:
+    def _shorter_whip_targets(self, limit: int, g: bool) -> list[int]:
         """:meth:`_whip_targets` at ``limit`` for whips (``g``: g-whips), asked by whip-focus-{limit}
-        (g-whip-focus-{limit}: rules/whip-search.clp) after a step, once nothing that comes first is
-        left to fire; none without searching in the state of the last search at a level's length
-        that found nothing, if ``limit`` is not longer (the rules of the previous level's length,
-        loaded when a level starts, fire once in that state)."""
+        (g-whip-focus-{limit}: rules/whip-search.clp), which focuses them, after a step, once nothing
+        that comes first is left to fire; none without searching in the state of the last search at
+        a level's length that found nothing, if ``limit`` is not longer (the rules of the previous
+        level's length, loaded when a level starts, fire once in that state)."""
         if self._searched_empty is not None and self._searched_empty[0] >= limit \
                 and self._searched_empty[1] == len(self._recorder.changes):
-            return {}
-        return self._whip_targets(limit, kinds=(g,))
+            return []
+        return list(self._whip_targets(limit, kinds=(g,)))
 
     def _level_whip_target(self, level: int) -> dict[int, int]:
         """:meth:`_whip_targets` at the level's own length, first one only, when a level starts or is
@@ -364,11 +363,10 @@ class Engine:
             self._lean_target = target
             self.env.find_function("sr-lean")(target)
 
-    def _focus_whips(self, found: dict[int, int]) -> bool:
+    def _focus_whips(self, found: dict[int, int]) -> None:
         """Focus each target of ``found`` in WHIP_PASS at its level (:meth:`_whip_targets`)."""
         for level in sorted(set(found.values())):
             self.env.find_function("sr-focus")(WHIP_PASS, level, *(z for z, lv in found.items() if lv == level))
-        return True
 
     def _assert_touches(self) -> None:
         """One ``tv`` fact per (candidate A, variable V) such that V has a current candidate linked

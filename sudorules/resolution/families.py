@@ -188,6 +188,7 @@ def _whip_fields(n: int, sal: Saliences) -> dict:
 def _whip_search_fields(k: int, sal: Saliences, g: bool = False) -> dict:
     name = f"{'g-' if g else ''}whip-focus-{k}"
     return {"k": k, "level": k + 1, "name": name, "s_focus": sal[name], "g": "TRUE" if g else "FALSE",
+            "focus_level": G_WHIP_FOCUS if g else WHIP_FOCUS, "focus_pass": WHIP_PASS,
             "chains": "g-whips (with a g-candidate)" if g else "whips"}
 
 
