@@ -519,7 +519,8 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
         lefts[j] = LEFT_POS[vars[j]];
         LEFT_POS[vars[j]] = 0;
     }
-    if (k + 1 >= s->limit) { /* no room for another cell */
+    if (k + 1 >= s->limit) { /* no room for another cell: only the root of a search at limit 1 (whip_child
+                              * tests a last cell in place) */
         memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
         return 0;
     }

@@ -1,8 +1,9 @@
 ;;; Which targets get partial whips (and partial g-whips): the trial filter and the whip search
 ;;; (issue 13), by increasing length in the salience order (issue 12).
 ;;;
-;;; partial-whip[1] and partial-g-whip[1] start only from a target with a
-;;; (focus (z Z) (level 2) (pass 0)) fact, and every longer partial chain extends one of them.  The
+;;; partial-whip[1] and partial-g-whip[1] start only from a target with a (focus (z Z) (level L)
+;;; (pass 0)) fact (L = 2: partial whips only; 3: partial whips and g-whips; 1: a braid root, length
+;;; 1 only), and every longer partial chain extends one of them.  The
 ;;; driver focuses a target only when a chain of the lengths in play exists on it: its trial
 ;;; propagation must contradict within that many rounds (sudorules/engine/trial.py; a whip[k] or
 ;;; g-whip[k] on Z is such a propagation), then a compiled search over its partial chains must find

@@ -152,7 +152,8 @@ SUBSETS = Family(
 # -- Whips (SPEC §4.2) -------------------------------------------------------------------------------
 
 #: the focus pass of whips and g-whips (rules/partial-whip1.clp, rules/partial-g-whip1.clp): a target's
-#: partial (g-)whips are built once (focus (z Z) (level 2) (pass 0)) holds (Family.trial_focus)
+#: partial (g-)whips are built once a (focus (z Z) (level L) (pass 0)) fact holds (Family.trial_focus;
+#: the levels L below)
 WHIP_PASS = 0
 #: the levels of the focus facts of WHIP_PASS: a target focused for whips has all its partial whips, one
 #: focused for g-whips all its partial whips and g-whips (the driver's whip search decides which:
