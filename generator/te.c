@@ -446,7 +446,7 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
                 ++te->hypotheses;
                 if (depth < 4) ++te->by_depth[depth];
                 Mark mark = trace_mark(te);
-                if (trace_event(te, TE_EV_HYP, depth + 1, z, 0, 0) < 0) return TE_NOMEMORY;
+                if (trace_event(te, TE_EV_HYP, depth + 1, z, k, 0) < 0) return TE_NOMEMORY;
                 Grid h;
                 int s;
                 if (warm != NULL && te->trace == NULL) { /* a path needs the context's whole story */
@@ -466,7 +466,7 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
                     continue;
                 }
                 if (trace_event(te, TE_EV_CONTRA, depth + 1, h.contra, 0, 0) < 0 ||
-                    trace_event(te, TE_EV_ELIM, depth, z, 0, 0) < 0)
+                    trace_event(te, TE_EV_ELIM, depth, z, T->p, 0) < 0)
                     return TE_NOMEMORY;
                 r = eliminate(te, g, z, depth);
                 if (r == TE_QUIET) r = close_theory(te, g, T, depth, maxq);
@@ -546,4 +546,28 @@ int te_sub_classify(Te *te, Grid *g, int n, int gflag, int max_p, int *value)
         if (r != TE_QUIET) return r;
     }
     return TE_QUIET;
+}
+
+int te_classify(Te *te, Grid *g, int gflag, int depth_limit, unsigned sub, int length_limit, int *depth, int *value)
+{
+    /* the depth level by level, keeping the puzzle's state and the one before the last level: the B
+     * rating starts from the puzzle, BxB and BxBB from the fixpoint of T&E(depth - 1) */
+    Grid start = *g, before = *g;
+    TeTheory T = {0, 0, gflag};
+    int r = outcome(g), n = 0;
+    *depth = *value = -1;
+    for (; n <= depth_limit && r == TE_QUIET; ++n) {
+        if (n && trace_event(te, TE_EV_LEVEL, 0, n, 0, 0) < 0) return TE_NOMEMORY;
+        before = *g;
+        r = te_close(te, g, &T, n, n - 1, NULL);
+        if (r == TE_SOLVED) *depth = n;
+    }
+    if (r == TE_SOLVED && n == 0) *depth = 0; /* solved before any level: no givens missing */
+    if (r != TE_SOLVED || !(sub >> *depth & 1u)) return r;
+    if (*depth <= 1) { /* depth 0 under gT&E is whips[1]'s, not BRT's: the rating says which */
+        *g = start;
+        return te_rate_braids(te, g, gflag, length_limit, value);
+    }
+    *g = before;
+    return te_sub_classify(te, g, *depth - 1, gflag, length_limit, value);
 }

@@ -33,7 +33,8 @@ typedef struct {
     uint8_t depth; /* the context: 0 the puzzle's state, d the d-th nested hypothesis */
     int16_t a;     /* SINGLE: the variable; CHAIN, HYP, ELIM: the label; CONTRA: the emptied variable;
                     * LEVEL: the T&E level or chain length switched on */
-    int16_t b;     /* SINGLE: the label asserted; CHAIN: 1 for a g-chain */
+    int16_t b;     /* SINGLE: the label asserted; CHAIN: 1 for a g-chain; HYP: k, the elimination being
+                    * T&E(T, k)'s (T&E(T, k - 1) inside); ELIM: T's p (0 for BRT, BRT + whips[1]) */
     int32_t chain; /* CHAIN: the index of its cells in the trace's chains */
 } TeEvent;
 
@@ -95,6 +96,12 @@ int te_depth(Te *te, Grid *g, int gflag, int max_depth, int *depth);
  * BxBB: n = 2).  `g` should be the state T&E(BRT, n) left (te_depth's); any state reached by sound
  * eliminations gives the same value. */
 int te_sub_classify(Te *te, Grid *g, int n, int gflag, int max_p, int *value);
+
+/* The T&E-depth of `g` (gflag: gT&E) in *depth (<= depth_limit, -1 beyond), then, when bit *depth of
+ * `sub` is set, its sub-value in *value (<= length_limit, -1 beyond): the B (gB) rating for depth 0 or
+ * 1, BxB for depth 2, BxBB for depth 3 (SPEC §10.3).  TE_SOLVED when the depth was found; `g` is left
+ * in the last state computed. */
+int te_classify(Te *te, Grid *g, int gflag, int depth_limit, unsigned sub, int length_limit, int *depth, int *value);
 
 void te_trace_free(TeTrace *t);
 

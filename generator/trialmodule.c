@@ -488,8 +488,16 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
         if (time_limit == -1 && PyErr_Occurred()) return NULL;
         if (!(time_limit > 0)) return PyErr_Format(PyExc_ValueError, "time_limit must be > 0");
     }
-    int kind = !strcmp(task, "B") ? 0 : !strcmp(task, "TE") ? 1 : !strcmp(task, "classify") ? 2
-             : !strcmp(task, "BxB") ? 3 : !strcmp(task, "BxBB") ? 4 : -1;
+    /* the tasks: a rating, or a path (what solve --theory prints) */
+    static const struct {
+        const char *name;
+        unsigned sub; /* te_classify's: the depths whose sub-value is wanted (-1: a path) */
+        int depth;    /* the depth limit it imposes (0: the caller's) */
+    } TASKS[] = {{"TE", 0u, 0}, {"B", 3u, 1}, {"BxB", 4u, 2}, {"BxBB", 8u, 3}, {"classify", 15u, 0},
+                 {"path-TE", ~0u, 0}, {"path-BxB", ~0u, 1}, {"path-BxBB", ~0u, 2}};
+    int kind = -1;
+    for (int k = 0; k < (int)(sizeof TASKS / sizeof TASKS[0]); ++k)
+        if (!strcmp(task, TASKS[k].name)) kind = k;
     if (kind < 0) return PyErr_Format(PyExc_ValueError, "unknown task %s", task);
 
     Poll poll = {time_limit > 0 ? now_seconds() + time_limit : 0, 0, 0};
@@ -497,48 +505,24 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
     memset(&trace, 0, sizeof trace);
     Te te = {.ctl = {.budget = LONG_MAX, .poll = te_poll, .poll_arg = &poll, .until_poll = SR_POLL_EVERY},
              .solution = has_solution ? solution : NULL, .trace = want_trace ? &trace : NULL};
-    Grid g, before;
+    Grid g;
     int depth = -1, value = -1;
     te_new_run();
     int r = te_grid_init(&te, &g, masks);
-    if (r == TE_QUIET || r == TE_SOLVED) switch (kind) {
-        case 0:
-            r = te_rate_braids(&te, &g, gflag, length_limit, &value);
-            break;
-        case 1:
-            r = te_depth(&te, &g, gflag, depth_limit, &depth);
-            break;
-        case 2: {
-            /* the depth level by level, keeping the state before the last level: the sub-value starts
-             * from the puzzle (B) or from the fixpoint of T&E(depth - 1) (BxB, BxBB) */
-            Grid start = g;
-            TeTheory T = {0, 0, gflag};
-            for (int n = 0; n <= depth_limit && (r == TE_QUIET || r == TE_SOLVED); ++n) {
-                before = g;
-                r = te_close(&te, &g, &T, n, n - 1, NULL);
-                if (r == TE_SOLVED) {
-                    depth = n;
-                    break;
-                }
-            }
-            if (depth == 1) {
-                g = start;
-                r = te_rate_braids(&te, &g, gflag, length_limit, &value);
-            } else if (depth >= 2) {
-                g = before;
-                r = te_sub_classify(&te, &g, depth - 1, gflag, length_limit, &value);
-            }
-            break;
-        }
-        default: {
-            int n = kind - 2; /* BxB: 1, BxBB: 2 */
-            TeTheory T = {0, 0, gflag};
-            for (int k = 0; k <= n && r == TE_QUIET; ++k) r = te_close(&te, &g, &T, k, k - 1, NULL);
-            if (r == TE_QUIET) r = te_sub_classify(&te, &g, n, gflag, length_limit, &value);
-            else if (r == TE_SOLVED) value = 0;
-            break;
-        }
-        }
+    if (r != TE_QUIET) {
+        if (r == TE_SOLVED) depth = value = 0;
+    } else if (TASKS[kind].sub != ~0u) {
+        int limit = TASKS[kind].depth ? TASKS[kind].depth : depth_limit;
+        r = te_classify(&te, &g, gflag, limit, TASKS[kind].sub, length_limit, &depth, &value);
+    } else if (TASKS[kind].depth == 0) { /* path-TE: T&E(1), ..., T&E(depth_limit) until solved */
+        r = te_depth(&te, &g, gflag, depth_limit, &depth);
+    } else { /* path-BxB (BxBB): T&E(1) (and T&E(2)) to the fixpoint, then T&E(B_p, 1 (2)) */
+        int n = TASKS[kind].depth;
+        TeTheory T = {0, 0, gflag};
+        for (int k = 0; k <= n && r == TE_QUIET; ++k) r = te_close(&te, &g, &T, k, k - 1, NULL);
+        if (r == TE_QUIET) r = te_sub_classify(&te, &g, n, gflag, length_limit, &value);
+        else if (r == TE_SOLVED) value = 0;
+    }
     if (poll.signalled) {
         te_trace_free(&trace);
         return NULL; /* the handler's exception (KeyboardInterrupt) is set */
