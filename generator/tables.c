@@ -14,6 +14,7 @@ uint16_t G_MASK[NG];      /* the positions of g-label k in its variable */
 uint16_t G_VAR[NG];       /* the variable of g-label k */
 int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
 uint64_t SET_KEY[NL + NG]; /* a random key per label and per g-label (NL + k): the caches' set hash */
+int16_t G_TWIN[NG];
 
 /* The tables start as static zeros; `tables_ready` keeps a second call (a second module init) from
  * rewriting tables that a call running without the GIL may be reading. */
@@ -60,6 +61,17 @@ void sr_fill_tables(void)
                     if (mask >> p & 1u)
                         for (int w = 0; w < W; ++w) GLINK[k][w] &= LINK[MEMBER[v][p]][w];
             }
+    for (int a = 0; a < NG; ++a) /* the twin: the g-label whose three labels are the same */
+        for (int b = 0; b < NG; ++b) {
+            if (a == b) continue;
+            int same = 1;
+            for (unsigned m = G_MASK[a]; m && same; m &= m - 1) {
+                int x = MEMBER[G_VAR[a]][sr_ctz32(m)], found = 0;
+                for (unsigned mb = G_MASK[b]; mb; mb &= mb - 1) found |= MEMBER[G_VAR[b]][sr_ctz32(mb)] == x;
+                same = found;
+            }
+            if (same) G_TWIN[a] = (int16_t)b;
+        }
     uint64_t x = 0x853C49E6748FEA9Bull; /* splitmix64: fixed keys, the same in every process */
     for (int j = 0; j < NL + NG; ++j) {
         uint64_t z = (x += 0x9E3779B97F4A7C15ull);

@@ -57,6 +57,8 @@ extern uint16_t G_VAR[NG];       /* the variable of g-label k */
 #define G_ID_MAX 4996
 extern int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
 extern uint64_t SET_KEY[NL + NG]; /* a fixed random key per label and per g-label (NL + k): set hashes */
+extern int16_t G_TWIN[NG];        /* the other g-label with the same three labels (an rn or cn g-label and
+                                   * the bn one of the same segment: 486 label sets for 972 g-labels) */
 
 /* Fill the tables (idempotent: a second call changes nothing). */
 void sr_fill_tables(void);

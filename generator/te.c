@@ -259,28 +259,36 @@ static int target(const Te *te, const Grid *g, int x, int depth)
 }
 
 /* The closure of T on g (BRT's fixpoint holds on entry): simplest first, each length q from 1 to T's
- * (1 for BRT + whips[1]), back to 1 after a pass that changed the state.  *maxq (when not NULL) grows to
- * the largest q that eliminated something. */
+ * (1 for BRT + whips[1]), back to 1 after a pass that changed the state; with g-braids, at each length a
+ * pass of braids first, and one of g-braids only when it changed nothing (braid[q] > g-braid[q], SPEC
+ * §5.3: most eliminations need no g-candidate, and a g-braid search explores far more than a braid
+ * search: on cb-001 line 12301, gB10, 2.2 s with every search a g-braid one, then see docs/engine.md).
+ * *maxq (when not NULL) grows to the largest q that eliminated something. */
 static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int *maxq)
 {
     int limit = T->p ? T->p : T->w1;
     if (g->n_values == 81) return TE_SOLVED;
-    for (int q = 1; q <= limit;) {
+    for (int q = 1, with_g = 0; q <= limit;) {
         int changed = 0;
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;
             SrChain ch;
             ++te->searches;
-            int r = sr_braid(&g->c, x, T->g, 1, q, &te->ctl, te->trace ? &ch : NULL);
+            int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
             if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
             if (r != SR_FOUND) continue;
-            if (trace_chain(te, &g->c, depth, x, T->g, &ch) < 0) return TE_NOMEMORY;
+            if (trace_chain(te, &g->c, depth, x, with_g, &ch) < 0) return TE_NOMEMORY;
             if (maxq && *maxq < q) *maxq = q;
             int s = eliminate(te, g, x, depth);
             if (s != TE_QUIET) return s;
             changed = 1;
         }
-        q = changed ? 1 : q + 1;
+        if (changed) /* simplest first again */
+            q = 1, with_g = 0;
+        else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1 */
+            with_g = 1;
+        else
+            ++q, with_g = 0;
     }
     return TE_QUIET;
 }

@@ -593,6 +593,16 @@ static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint1
 
 static int is_gvar(const BraidSearch *s, int v) { return (int)(s->gvars[v >> 6] >> (v & 63) & 1u); }
 
+/* Does an rlc with these links link anything not yet in inc?  A g-rlc that does not is a cell a g-braid
+ * can always do without (its variable unused, every later left-linking candidate it links already
+ * linked to Z or an earlier rlc), and its child would be its parent again, one cell longer. */
+static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[W])
+{
+    uint64_t any = 0;
+    for (int w = 0; w < W; ++w) any |= links[w] & c->present[w] & ~inc[w];
+    return any != 0;
+}
+
 /* SR_FOUND if a braid (with s->g a g-braid) of length <= s->limit extends the partial one of length k
  * (its set of rlcs in s, `inc` and `free` as in whip_extend; `slot` its cache slot, `bound` a round by
  * which the propagation from Z and its rlcs contradicts, from its parent), SR_NONE if none, SR_BUDGET /
@@ -688,6 +698,12 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
                 unsigned mask = G_MASK[gl];
                 if (f & ~mask || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
                 if (s->strict && !(c->live[v] & ~mask)) continue; /* no left-linking candidate outside G */
+                /* Its twin (the same three labels, another variable) already an rlc: this cell would add
+                 * no link, and a g-braid using it is a longer one without it: never needed, and the
+                 * search took both orders of every such pair (W11 puzzle of issue 23, gB: see
+                 * docs/engine.md). */
+                if (has(s->grlcs, G_TWIN[gl])) continue;
+                if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
                 s->path_rlc[k] = (int16_t)(NL + gl);
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 s->gvars[v >> 6] |= 1ull << (v & 63);
