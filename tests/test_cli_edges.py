@@ -425,7 +425,7 @@ def test_output_over_the_input_is_refused(command, spelling, tmp_path):
 
 def test_second_rate_on_the_same_output_refuses(tmp_path):
     puzzles = demo_puzzles()
-    args = ["rate", str(DEMO), "--rating", "B", "--jobs", "1", "-o", "out.csv"]
+    args = ["rate", str(DEMO), "--rating", "gW", "--jobs", "1", "-o", "out.csv"]
     out = tmp_path / "out.csv"
     first = start(args, tmp_path)
     try:
@@ -446,7 +446,7 @@ def test_second_rate_on_the_same_output_refuses(tmp_path):
     assert code == 143, f"exit {code}\n{err}"
     assert_clean(err)
     assert not wait_gone(kids), "a worker outlived the first run"
-    body = assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "B", "status", "seconds", "error"])
+    body = assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "gW", "status", "seconds", "error"])
     assert len({row[0] for row in body}) == len(body), "duplicated rows"
 
 

@@ -66,7 +66,8 @@ TRIES = "tries"
 STDIN = "-"
 #: column names that are ratings wherever they appear: ours (W, B), those of the published
 #: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
-KNOWN_RATINGS = ("W", "B", "gW", "gB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT", "SUEX9", "SUEXT", "GSF-Q1")
+KNOWN_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT",
+                 "SUEX9", "SUEXT", "GSF-Q1")
 BOM = "\ufeff"
 
 
