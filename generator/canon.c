@@ -35,14 +35,23 @@
  * digit, the smaller name first).  Each key is compared with the best row as soon as it is known, and
  * a branch that goes above it stops there.
  *
+ * Two cheap tests keep hopeless rows from being computed (puzzles only).  A puzzle's first output row
+ * has only new digits, numbered in order, so it is fixed by the sorted counts of givens of the source
+ * row's stacks: only the source rows with the smallest such pattern start the search.  And at every
+ * level, a row whose first given comes later is smaller (zeros before it in both), so only the
+ * candidate rows whose first given, in the node's cell structure, is the latest of the level are
+ * computed (first_given()).
+ *
  * When the last row is placed, the frontier holds every optimal partial map; each stands for
  * (product of its cells' sizes!) x (pooled stacks! x 6^pooled) maps that give the same string, and
  * the sum over the frontier is the number of automorphisms.  Any node gives the map returned (cells'
  * columns in increasing order, pooled stacks likewise), and the form is that map applied.
  *
- * Costs, measured (benchmarks/bench_canon.py): a 17-clue puzzle keeps a handful of nodes per row; a
- * complete grid through this search keeps up to 2 x 9 x 6^4 = 23,328 nodes after its first row (its
- * nine digits are new, so every order of every stack is a branch), hence the grid search below.
+ * Costs, measured (benchmarks/bench_canon.py, and counters on Royle's 49,151 17-clue puzzles): the
+ * frontier holds 1 to 3.5 nodes on average at each level and 17 source rows are computed a puzzle
+ * (44 before the two tests above), ~3.5 us a 17-clue puzzle.  A complete grid through this search
+ * keeps up to 2 x 9 x 6^4 = 23,328 nodes after its first row (its nine digits are new, so every order
+ * of every stack is a branch): ~1.9 ms, hence the grid search below.
  *
  * ---------------------------------------------------------------------------------------------------
  * The grid search (complete valid grids)
@@ -51,16 +60,25 @@
  * each digit the number of its output column in output row 0: name(d) = Cinv[pos0(d)] + 1 where pos0
  * is the digit's source column in the source row chosen first, and C the column permutation.  For a
  * choice of first row r0 and second row r1 (same band; 2 x 9 x 2 = 36 choices), output row 1 reads
- * Cinv[f(C[j])] with f(c) = pos0(source[r1][c]): the conjugate of the permutation f by C.  The search
- * builds C position by position: a position not yet filled branches over the free columns its
- * output stack allows (at most 9 at position 0, 2 or 3 later); the column f(x) that the row then
- * names is placed, if it is not yet, at the first free position it may take (its stack's next free
- * position, or the first position of the first free output stack): any later position would give a
- * larger value at this place.  So C is complete after output row 1, row 2 (the band's third row) is
- * then fixed, and every branch is compared with the best rows 1-2 as it goes.  For each surviving
- * (first rows, C), the lower six rows are fixed by sorting: in a grid the six rows' first values are
- * distinct, so each band's rows go by their first value and the two bands by their first rows.  The
- * maps that reach the smallest string are counted: the automorphisms.
+ * Cinv[f(C[j])] with f(c) = pos0(source[r1][c]): the conjugate of the permutation f by C.  Built
+ * position by position, C must place the column f(x) that row 1 names at the first position it may
+ * take (its stack's next free position, or the first position of the first free output stack): any
+ * later one gives a larger value there.  f sends no column into its own stack, so the numbers n(s, t)
+ * of columns of stack s sent into stack t form a 3x3 matrix with a zero diagonal and all row and
+ * column sums 3, which leaves two cases:
+ *   - pure chute (n = 3 on a cycle s -> t -> u -> s; then every row pair of the chute is pure): row 1
+ *     starts 4 5 6 7 8 9 (places 3..8), and C is fixed by the first stack a and the order of its three
+ *     columns: C[3..5] = f(C[0..2]), C[6..8] = f(C[3..5]) (18 permutations per choice of rows);
+ *   - mixed (each stack sends two columns to one stack and one to the other): row 1 starts 4 5 7, the
+ *     first stack's two columns that go together come first, and C is fixed by the first stack and
+ *     the order of those two (6 permutations per choice of rows; try_first_rows builds them).
+ * A pure chute beats every mixed one, so when there is one the others are skipped.  Each permutation
+ * is compared with the best rows 1-2 as its row 1 is computed (positions 3 and 6-8 first, before C is
+ * built), the band's third row giving row 2.  For each surviving (first rows, C), the lower six rows
+ * are fixed by sorting: in a grid the six rows' first values are distinct, so each band's rows go by
+ * their first value and the two bands by their first rows.  The maps that reach the smallest string
+ * are counted: the automorphisms.  ~2 us a random grid (benchmarks/README.md): 27 choices of rows are
+ * mixed on average, ~20 permutations reach the comparison of row 2, 1.5 reach the lower rows.
  *
  * Tables (bit counts, lowest bit, 9-bit reversal) are built by the preprocessor: no builtins.
  */
@@ -104,10 +122,18 @@ static const uint32_t FACT[10] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320, 362880}
 
 /* The permutations of up to three items, as index lists. */
 static const uint8_t PERMS3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-static const uint8_t PERMS3_INV[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {2, 0, 1}, {1, 2, 0}, {2, 1, 0}};
+/* PERM_INDEX[x][y]: the index in PERMS3 of the permutation that starts x, y. */
+static const uint8_t PERM_INDEX[3][3] = {{0, 0, 1}, {2, 0, 3}, {4, 5, 0}};
+/* For a permutation s of three items (its PERMS3 index), the smallest of its conjugates p^-1 s p
+ * (as the values at 0, 1, 2) and the permutations p (count, then indices) that give it: the identity
+ * stays 012 for every p, a transposition becomes at best 021, a 3-cycle 120. */
+static const uint8_t CUBE_PATTERN[6][3] = {{0, 1, 2}, {0, 2, 1}, {0, 2, 1}, {1, 2, 0}, {1, 2, 0}, {0, 2, 1}};
+static const uint8_t CUBE_ORDERS[6][7] = {{6, 0, 1, 2, 3, 4, 5}, {2, 0, 1}, {2, 4, 5},
+                                          {3, 0, 3, 4}, {3, 1, 2, 5}, {2, 2, 3}};
 
 #define STACK_COLS(u) (7u << (3 * (u))) /* the source columns of stack u (a 9-bit mask) */
 static const uint8_t DIV3[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2}; /* the stack (band) of a column (row) */
+static const uint8_t NEXT3[6] = {0, 1, 2, 0, 1, 2};          /* i % 3 for i < 6 */
 /* BOX_CELLS[9 * b + k]: the k-th cell of box b, row-major */
 #define BOX_CELL(i) (9 * (3 * ((i) / 27) + (i) % 9 / 3) + 3 * ((i) / 9 % 3) + (i) % 3)
 static const uint8_t BOX_CELLS[81] = {REP64(BOX_CELL, 0), REP16(BOX_CELL, 64), BOX_CELL(80)};
@@ -627,7 +653,7 @@ typedef struct {
     sr_canon_workspace *w;
     uint8_t source[2][81];  /* the grid and its transpose, digits 0..8 */
     uint8_t where[2][9][9]; /* where[t][r][d]: the column of digit d in source row r */
-    uint8_t f[9], g[9];     /* for the current first rows: f(c) and g(c), see the top of the file */
+    const uint8_t *f, *g;   /* for the current first rows: f(c) and g(c), see the top of the file */
     uint8_t transpose, r0, r1, r2;
     int have_best;
     uint8_t best[18]; /* output rows 1 and 2 of the best candidates, as positions 0..8 */
@@ -698,26 +724,42 @@ static void try_first_rows(grid_search_state *s, int pure)
 {
     const uint8_t *f = s->f;
     uint8_t C[9], row1[9];
+    /* mixed chutes, once the best row 1 has place 3 = 0 (most grids): only a stack with a column x
+     * such that f(f(x)) = x can give it, so the others are skipped at once */
+    unsigned stacks = 7;
+    if (!pure && s->have_best && s->best[3] == 0) {
+        unsigned fixed = 0;
+        for (int x = 0; x < 9; ++x) fixed |= (unsigned)(f[f[x]] == x) << x;
+        stacks = (fixed & 7u ? 1u : 0u) | (fixed & 070u ? 2u : 0u) | (fixed & 0700u ? 4u : 0u);
+    }
     for (int a = 0; a < 3; ++a) {
+        if (!(stacks >> a & 1u)) continue;
         if (pure) {
             /* f takes stack a onto b, b onto c, c onto a: C is any order of a, then f of it, then f
              * again; row 1 is 3 4 5 6 7 8 (every row 1 starts so when a chute is pure), then the
-             * places in a of f(f(f(C[0..2]))), checked before C is built */
-            uint8_t cube[3]; /* f^3 on a, as indices 0..2 within a */
-            for (int i = 0; i < 3; ++i) cube[i] = (uint8_t)(f[f[f[3 * a + i]]] - 3 * a);
+             * places in a of f(f(f(C[0..2]))): the conjugate of f^3 on a by the order of a, whose
+             * smallest value and the orders that give it depend only on f^3 (CUBE_*) */
+            int cube = PERM_INDEX[f[f[f[3 * a]]] - 3 * a][f[f[f[3 * a + 1]]] - 3 * a];
+            const uint8_t *pattern = CUBE_PATTERN[cube];
+            int state = s->have_best ? 0 : -1;
             for (int p = 0; p < 6; ++p) row1[p] = (uint8_t)(3 + p);
-            for (int perm = 0; perm < 6; ++perm) {
-                int state = s->have_best ? 0 : -1;
-                for (int i = 0; i < 3; ++i) ROW1_STEP(6 + i, PERMS3_INV[perm][cube[PERMS3[perm][i]]], next_perm);
+            for (int i = 0; i < 3; ++i) ROW1_STEP(6 + i, pattern[i], next_stack);
+            for (int k = 0; k < CUBE_ORDERS[cube][0]; ++k) {
+                int perm = CUBE_ORDERS[cube][1 + k];
                 for (int i = 0; i < 3; ++i) {
                     C[i] = (uint8_t)(3 * a + PERMS3[perm][i]);
                     C[3 + i] = f[C[i]];
                     C[6 + i] = f[C[3 + i]];
                 }
+                if (state == 0) { /* row 1 ties: row 2 starts with g(C[0]), a column of c (places 6..8) */
+                    int y = s->g[C[0]];
+                    if (6 + (y == C[6] ? 0 : y == C[7] ? 1 : 2) > s->best[9]) continue;
+                }
                 try_columns(s, C, row1);
                 if (s->failed) return;
-            next_perm:;
+                if (s->have_best) state = memcmp(row1, s->best, 9) == 0 ? 0 : -1;
             }
+        next_stack:
             continue;
         }
         /* mixed: two columns of a go to one stack b, one to c; b sends two to c and one to a */
@@ -726,20 +768,24 @@ static void try_first_rows(grid_search_state *s, int pure)
         else if (DIV3[f[x0]] == DIV3[f[x2]]) single = x1;
         else single = x0;
         int pair0 = single == x0 ? x1 : x0, pair1 = single == x2 ? x1 : x2;
+        /* without a pure chute every row 1 starts 3 4 6, so row 1 is compared from place 3 on; place
+         * 3 shows f(f(C[0])): its place in a, or 7 in c; both orders are checked before building C */
+        unsigned orders = 3;
+        if (s->have_best) { /* best[3] is 0 for most grids: then only a 2-cycle of f goes on */
+            int y0 = f[f[pair0]], y1 = f[f[pair1]], b3 = s->best[3];
+            unsigned ok0 = y0 == pair0 || b3 >= 7 || (b3 >= 1 && y0 == pair1) || (b3 >= 2 && y0 == single);
+            unsigned ok1 = y1 == pair1 || b3 >= 7 || (b3 >= 1 && y1 == pair0) || (b3 >= 2 && y1 == single);
+            orders = ok0 | ok1 << 1;
+        }
         row1[0] = 3; /* the pair goes to b's first places, the single to c's first */
         row1[1] = 4;
         row1[2] = 6;
         for (int order = 0; order < 2; ++order) {
-            /* without a pure chute every row 1 starts 3 4 6, so row 1 is compared from place 3 on;
-             * place 3 shows f(f(C[0])): its place in a, or 7 in c; checked before building C */
+            if (!(orders >> order & 1u)) continue;
             int state = s->have_best ? 0 : -1;
             C[0] = (uint8_t)(order ? pair1 : pair0);
             C[1] = (uint8_t)(order ? pair0 : pair1);
             C[2] = (uint8_t)single;
-            if (state == 0) {
-                int y = f[f[C[0]]];
-                if ((y == C[0] ? 0 : y == C[1] ? 1 : y == C[2] ? 2 : 7) > s->best[3]) continue;
-            }
             C[3] = f[C[0]];
             C[4] = f[C[1]];
             C[5] = (uint8_t)(9 * DIV3[C[3]] + 3 - C[3] - C[4]); /* b's third column */
@@ -780,19 +826,18 @@ static int grid_search(sr_canon_workspace *w, const uint8_t *grid, uint8_t *form
     w->candidate_count = 0;
     /* the grid and its transpose, digits 0..8, and where each digit sits in each row: a row or
      * column that is not a permutation of 1..9 leaves a digit unseen, a box is checked apart */
-    for (int k = 0; k < 81; ++k)
-        if (grid[k] - 1u > 8) return SR_CANON_BAD_INPUT;
     for (int r = 0; r < 9; ++r) {
         unsigned row = 0, col = 0, box = 0;
         for (int c = 0; c < 9; ++c) {
             unsigned v = grid[9 * r + c] - 1u, u = grid[9 * c + r] - 1u;
+            if (v > 8 || u > 8) return SR_CANON_BAD_INPUT;
             s.source[0][9 * r + c] = (uint8_t)v;
             s.source[1][9 * r + c] = (uint8_t)u;
             s.where[0][r][v] = (uint8_t)c;
             s.where[1][r][u] = (uint8_t)c;
             row |= 1u << v;
             col |= 1u << u;
-            box |= 1u << (grid[BOX_CELLS[9 * r + c]] - 1u);
+            box |= 1u << ((grid[BOX_CELLS[9 * r + c]] - 1u) & 15u); /* out of range: not 0x1FF */
         }
         if (row != 0x1FF || col != 0x1FF || box != 0x1FF) return SR_CANON_BAD_INPUT;
     }
@@ -807,24 +852,32 @@ static int grid_search(sr_canon_workspace *w, const uint8_t *grid, uint8_t *form
             any_pure |= pure[t][band];
         }
     for (int t = 0; t < 2; ++t)
-        for (int r0 = 0; r0 < 9; ++r0) {
-            int band = r0 / 3;
+        for (int band = 0; band < 3; ++band) {
             if (any_pure && !pure[t][band]) continue;
-            /* f for each of the band's two other rows: the g of the other choice */
-            int other[2] = {3 * band + (r0 + 1) % 3, 3 * band + (r0 + 2) % 3};
-            uint8_t fs[2][9];
-            for (int k = 0; k < 2; ++k)
-                for (int c = 0; c < 9; ++c) fs[k][c] = s.where[t][r0][s.source[t][9 * other[k] + c]];
-            s.transpose = (uint8_t)t;
-            s.r0 = (uint8_t)r0;
-            for (int k = 0; k < 2; ++k) {
-                s.r1 = (uint8_t)other[k];
-                s.r2 = (uint8_t)other[1 - k];
-                memcpy(s.f, fs[k], 9);
-                memcpy(s.g, fs[1 - k], 9);
-                try_first_rows(&s, pure[t][band]);
-                if (s.failed) return SR_CANON_NO_MEMORY;
+            /* F[i][j] is f for the band's rows i (first) and j (second), and the g of first row i
+             * with second row k: two are computed, the others follow as F[j][i] = F[i][j]^-1 and
+             * F[1][2] = F[1][0] o F[0][2] */
+            uint8_t F[3][3][9];
+            const uint8_t *where0 = s.where[t][3 * band];
+            for (int j = 1; j < 3; ++j) {
+                const uint8_t *row = s.source[t] + 9 * (3 * band + j);
+                for (int c = 0; c < 9; ++c) F[0][j][c] = where0[row[c]];
+                for (int c = 0; c < 9; ++c) F[j][0][F[0][j][c]] = (uint8_t)c;
             }
+            for (int c = 0; c < 9; ++c) F[1][2][c] = F[1][0][F[0][2][c]];
+            for (int c = 0; c < 9; ++c) F[2][1][F[1][2][c]] = (uint8_t)c;
+            s.transpose = (uint8_t)t;
+            for (int i = 0; i < 3; ++i)
+                for (int k = 1; k <= 2; ++k) {
+                    int j = NEXT3[i + k], l = NEXT3[i + 3 - k];
+                    s.r0 = (uint8_t)(3 * band + i);
+                    s.r1 = (uint8_t)(3 * band + j);
+                    s.r2 = (uint8_t)(3 * band + l);
+                    s.f = F[i][j];
+                    s.g = F[i][l];
+                    try_first_rows(&s, pure[t][band]);
+                    if (s.failed) return SR_CANON_NO_MEMORY;
+                }
         }
     /* the lower six rows of each candidate, by sorting; keep the smallest */
     sr_canon_map local;
@@ -862,11 +915,15 @@ static int grid_search(sr_canon_workspace *w, const uint8_t *grid, uint8_t *form
             }
         int state = have_low ? 0 : -1;
         uint8_t low[54];
-        for (int a = 0; a < 54; ++a) {
-            low[a] = name[src[9 * order[a / 9] + k->cols[a % 9]]];
-            if (state == 0 && low[a] != best_low[a]) {
-                state = low[a] < best_low[a] ? -1 : 1;
-                if (state > 0) break;
+        for (int i = 0; i < 6 && state <= 0; ++i) {
+            const uint8_t *row = src + 9 * order[i];
+            for (int j = 0; j < 9; ++j) {
+                uint8_t v = name[row[k->cols[j]]];
+                low[9 * i + j] = v;
+                if (state == 0 && v != best_low[9 * i + j]) {
+                    state = v < best_low[9 * i + j] ? -1 : 1;
+                    if (state > 0) break;
+                }
             }
         }
         if (state > 0) continue;

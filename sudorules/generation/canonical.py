@@ -7,8 +7,8 @@ puzzles have the same *canonical form*: the smallest string of their class, read
 ``.`` below ``1`` < ... < ``9`` (for a given map the best renaming numbers the digits in order of
 first appearance: gsf's "true minlex").  A pencilmark state is read as its 729-character string,
 with a candidate below a non-candidate.  README "Canonical forms" states the convention and its
-checks; generator/canon.c computes the forms (a complete grid in about 2 us, a 17-clue puzzle in
-about 4 us, benchmarks/bench_canon.py).
+checks; generator/canon.c computes the forms (a complete grid in about 1.9 us, a 17-clue puzzle in
+about 3.4 us, benchmarks/bench_canon.py).
 
 >>> from sudorules.generation import canonical, canonicalize
 >>> canonical("123456789456789123789123456231564897564897231897231564312645978645978312978312645")
