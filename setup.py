@@ -6,14 +6,14 @@ setup(
         Extension(
             "sudorules._core",
             sources=["generator/core.c", "generator/coremodule.c"],
-            depends=["generator/core.h"],
+            depends=["generator/core.h", "generator/tables.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
         # The generators and the minimal-puzzle counting (issue 4): built on the public core API.
         Extension(
             "sudorules._generate",
             sources=["generator/core.c", "generator/generate.c", "generator/generatemodule.c"],
-            depends=["generator/core.h", "generator/generate.h"],
+            depends=["generator/core.h", "generator/generate.h", "generator/tables.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
         # Canonical (minlex) forms (issue 26): self-contained, it needs nothing of the solver, so it is
@@ -21,7 +21,7 @@ setup(
         Extension(
             "sudorules._canon",
             sources=["generator/canon.c", "generator/canonmodule.c"],
-            depends=["generator/canon.h"],
+            depends=["generator/canon.h", "generator/tables.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
         # The trial propagation of sudorules/engine/trial.py (contradiction depths), one self-contained file.

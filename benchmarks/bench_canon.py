@@ -27,18 +27,13 @@ import sudorules
 from sudorules import core
 from sudorules.generation import Transform, canonical_batch
 
+from bench_core import best_time, read_puzzles  # this script's folder is on sys.path
+
 #: the issue's anchors: gsf's sub-canonical (~40 µs) and true minlex (~180 µs) forms of 17-clue
 #: puzzles (49,158 in 1.95 s and 8.8 s on one core), an older canonicaliser's 40 µs a puzzle and 200 µs
 #: a grid on a 2.26 GHz Pentium 4
 TARGETS = {"grid": 2.0, "puzzle": 10.0}
 ANCHORS = "gsf: ~40 µs sub-canonical, ~180 µs true minlex (17-clue puzzles); older: 40 µs/puzzle, 200 µs/grid (P4)"
-
-
-def read_puzzles(path: Path) -> np.ndarray:
-    """The puzzles of a one-per-line file as an (N, 81) uint8 array (its first 81 characters)."""
-    lines = [line[:81] for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    codes = np.frombuffer("".join(lines).encode("ascii"), dtype=np.uint8).reshape(-1, 81)
-    return np.where((codes == ord(".")) | (codes == ord("0")), 0, codes - ord("0")).astype(np.uint8)
 
 
 def shuffled(items: np.ndarray, seed: int, marks: bool = False) -> np.ndarray:
@@ -47,18 +42,8 @@ def shuffled(items: np.ndarray, seed: int, marks: bool = False) -> np.ndarray:
     return np.stack([Transform.random(rng).apply_array(item, marks=marks) for item in items])
 
 
-def best_cpu(function, repeat: int) -> float:
-    """The best CPU time (this process) of `repeat` calls of `function`."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def report(label: str, items: np.ndarray, repeat: int, target: float | None = None, **options) -> None:
-    seconds = best_cpu(lambda: canonical_batch(items, **options), repeat)
+    seconds = best_time(lambda: canonical_batch(items, **options), repeat, clock=time.process_time)
     each = 1e6 * seconds / len(items)
     goal = f"   target <= {target:g} µs" if target else ""
     print(f"{label:<58} {len(items):>7}  {each:8.2f} µs{goal}")

@@ -83,18 +83,12 @@
  * Tables (bit counts, lowest bit, 9-bit reversal) are built by the preprocessor: no builtins.
  */
 #include "canon.h"
+#include "tables.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- tables, built by the preprocessor -------------------------------------------------------- */
-
-#define REP4(T, n) T(n), T((n) + 1), T((n) + 2), T((n) + 3)
-#define REP16(T, n) REP4(T, n), REP4(T, (n) + 4), REP4(T, (n) + 8), REP4(T, (n) + 12)
-#define REP64(T, n) REP16(T, n), REP16(T, (n) + 16), REP16(T, (n) + 32), REP16(T, (n) + 48)
-#define REP512(T)                                                                               \
-    REP64(T, 0), REP64(T, 64), REP64(T, 128), REP64(T, 192), REP64(T, 256), REP64(T, 320),     \
-        REP64(T, 384), REP64(T, 448)
 
 #define BIT(x, i) (((x) >> (i)) & 1u)
 #define POP_OF(x)                                                                               \
