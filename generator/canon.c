@@ -83,7 +83,7 @@
  * Tables (bit counts, lowest bit, 9-bit reversal) are built by the preprocessor: no builtins.
  */
 #include "canon.h"
-#include "tables.h"
+#include "rep.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -92,7 +92,7 @@
  * used before did; this is the usual random-backtracking grid source, not an exactly uniform sampler.
  */
 #include "core.h"
-#include "tables.h"
+#include "rep.h"
 
 #include <string.h>
 
