@@ -12,8 +12,9 @@
  *   Puzzle (81 values, 0 = empty): the form is the lexicographically smallest 81-character string
  *   over all maps and all renamings, reading row by row with '.' (0) below '1' < ... < '9'.  For a
  *   given map the best renaming numbers the digits 1, 2, 3, ... in order of first appearance, so the
- *   form is the smallest first-appearance-renamed string over the maps: gsf's "true minlex" (its
- *   `sudoku -f%#mc`), and for a complete grid the usual minlex grid (first row 123456789).
+ *   form is the smallest first-appearance-renamed string over the maps: the "true minlex" form (gsf's
+ *   `sudoku -f%#mc` prints it for most puzzles, a larger isomorph for some: README.md), and for a
+ *   complete grid the usual minlex grid (first row 123456789).
  *
  *   Pencilmark state (81 candidate masks, bit d-1 for digit d): the 729-character string, cell after
  *   cell, nine characters a cell (the digit d at place d when it is a candidate, '.' when not), with

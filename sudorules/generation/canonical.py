@@ -5,7 +5,7 @@ the bands, of the rows inside each band, of the stacks and of the columns inside
 (2 x 6^8 = 3,359,232 maps) - and a renaming of the digits take one to the other.  Equivalent
 puzzles have the same *canonical form*: the smallest string of their class, reading row by row with
 ``.`` below ``1`` < ... < ``9`` (for a given map the best renaming numbers the digits in order of
-first appearance: gsf's "true minlex").  A pencilmark state is read as its 729-character string,
+first appearance: the "true minlex" form).  A pencilmark state is read as its 729-character string,
 with a candidate below a non-candidate.  README "Canonical forms" states the convention and its
 checks; generator/canon.c computes the forms (a complete grid in about 1.9 us, a 17-clue puzzle in
 about 3.4 us, benchmarks/bench_canon.py).
