@@ -18,7 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     {"errors", "enums"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon"},
+    {"generation"},
     {"resolution"},
     {"engine"},
     {"batch"},
@@ -26,7 +27,7 @@ LAYERS = [
     {"api"},
     {"cli", "__init__", "__main__"},
 ]
-SUBPACKAGES = ("engine", "resolution", "batch")
+SUBPACKAGES = ("engine", "resolution", "batch", "generation")
 
 
 def _layer(top: str) -> int:

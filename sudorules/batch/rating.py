@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 from ..enums import Status
 from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError
+from ..generation.canonical import canonical_text
 from ..reader import PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
@@ -52,16 +53,20 @@ class RatingRow:
     seconds: float = 0.0
     error: str = ""
 
-    def values(self, ratings: Sequence[str]) -> list[str]:
-        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, error``."""
+    def values(self, ratings: Sequence[str], canonical: bool = False) -> list[str]:
+        """The CSV cells in the order ``puzzle, clues, <ratings...>, [canonical,] status, seconds,
+        error``; the canonical form (empty when the puzzle text does not parse) is computed here,
+        where the row is written, so workers need not know about it."""
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
+        if canonical:
+            cells.append(canonical_text(self.puzzle))
         return cells + [self.status, f"{self.seconds:.3f}", self.error]
 
 
-def header(ratings: Sequence[str]) -> list[str]:
-    """The CSV header for the requested ratings."""
-    return ["puzzle", "clues", *ratings, "status", "seconds", "error"]
+def header(ratings: Sequence[str], canonical: bool = False) -> list[str]:
+    """The CSV header for the requested ratings (and the canonical form's column)."""
+    return ["puzzle", "clues", *ratings, *(["canonical"] if canonical else []), "status", "seconds", "error"]
 
 
 def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,

@@ -160,6 +160,7 @@ class RateOptions:
     max_depth: int = 3  #: classify: the deepest T&E level tried (ratings = classify_columns())
     retry: tuple[str, ...] = ()  #: statuses whose rows of an existing output are rated again
     progress: bool = False  #: a progress bar on stderr
+    canonical: bool = False  #: a ``canonical`` column: each puzzle's minlex form
 
 
 def _rater(options: RateOptions) -> Callable:
@@ -175,10 +176,10 @@ def _rater(options: RateOptions) -> Callable:
 
 
 def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
-                summary: BatchSummary, lock: OutputLock) -> None:
+                summary: BatchSummary, lock: OutputLock, canonical: bool = False) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
     (see the module docstring: a side file keeps them until the output is rewritten)."""
-    columns = header(ratings)
+    columns = header(ratings, canonical)
     done = completed_rows(path, columns)
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
@@ -196,7 +197,7 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
         if os.fstat(fd).st_size == 0:
             os.write(fd, csv_line(["row", *columns]).encode())
         for (index, _), new in zip(todo, rate(record for _, record in todo)):
-            cells = new.values(ratings)
+            cells = new.values(ratings, canonical)
             os.write(fd, csv_line([str(index), *cells]).encode("utf-8"))
             finished[index] = cells
             summary.count(new)
@@ -268,7 +269,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     ratings, retry = tuple(options.ratings), tuple(options.retry)
     if retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
-    columns = header(ratings)
+    columns = header(ratings, options.canonical)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
     rate = _rater(options)
@@ -284,7 +285,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             path = Path(output)
             lock = _opened(OutputLock(path).acquire, output)
             if retry:
-                _retry_rows(source, path, ratings, set(retry), rate, summary, lock)
+                _retry_rows(source, path, ratings, set(retry), rate, summary, lock, options.canonical)
             done = completed_rows(path, columns)
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
             if not done and path.stat().st_size == 0:
@@ -294,7 +295,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         summary.total = _count_records(source) if source != "-" else None
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
-            _write(handle_fd, csv_line(row.values(ratings)), output)
+            _write(handle_fd, csv_line(row.values(ratings, options.canonical)), output)
             summary.count(row)
             if bar is not None:
                 bar.update(1)

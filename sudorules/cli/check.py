@@ -18,7 +18,10 @@ from . import main
 @click.option("-o", "--output", default=None, metavar="OUT.csv",
               help="Write the CSV here instead of stdout (- = stdout; a regular file is written under a "
                    "temporary name and renamed at the end; a device is written directly).")
-def check(source: str, output: Optional[str]) -> None:
+@click.option("--canonical", is_flag=True,
+              help="Add a column 'canonical' (before 'error'): each puzzle's minlex form, the same for "
+                   "equivalent puzzles (see 'sudorules canon').")
+def check(source: str, output: Optional[str], canonical: bool) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
     each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,error.  Exit status 1 when
     some input record does not parse (its row names the line and the reason), 2 when the input or
@@ -26,6 +29,6 @@ def check(source: str, output: Optional[str]) -> None:
     records = records_from_argument(source)
     check_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream:
-        all_ok = write_csv(check_records(records), stream)
+        all_ok = write_csv(check_records(records, canonical=canonical), stream, canonical=canonical)
     if not all_ok:
         raise click.exceptions.Exit(EXIT_INVALID)

@@ -60,7 +60,7 @@ SOLVED = "solved"
 UNREADABLE = "unreadable"
 INVALID = "invalid"
 #: columns that are never statistics: identity, bookkeeping and text columns
-NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries")
+NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical")
 CLUES = "clues"
 TRIES = "tries"
 STDIN = "-"
