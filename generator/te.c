@@ -103,20 +103,28 @@ static int assign(Grid *g, int x, Pending *p)
 
 /* ---- the trace ----------------------------------------------------------------------------------- */
 
+/* `items` with room for item n (grown by doubling from `first`), or NULL with t->failed set (`items` is
+ * then still valid, and freed with the trace). */
+static void *make_room(TeTrace *t, void *items, int *cap, int n, size_t size, int first)
+{
+    if (n < *cap) return items;
+    int grown = *cap ? 2 * *cap : first;
+    void *bigger = realloc(items, (size_t)grown * size);
+    if (bigger == NULL) {
+        t->failed = 1;
+        return NULL;
+    }
+    *cap = grown;
+    return bigger;
+}
+
 static int trace_event(Te *te, int kind, int depth, int a, int b, int chain)
 {
     TeTrace *t = te->trace;
     if (t == NULL) return 0;
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 1024;
-        TeEvent *ev = realloc(t->ev, (size_t)cap * sizeof *ev);
-        if (ev == NULL) {
-            t->failed = 1;
-            return -1;
-        }
-        t->ev = ev;
-        t->cap = cap;
-    }
+    TeEvent *ev = make_room(t, t->ev, &t->cap, t->n, sizeof *t->ev, 1024);
+    if (ev == NULL) return -1;
+    t->ev = ev;
     TeEvent *e = &t->ev[t->n++];
     e->kind = (uint8_t)kind;
     e->depth = (uint8_t)depth;
@@ -197,26 +205,18 @@ static void chain_lefts(const Cands *c, int z, TeChain *tc)
     }
 }
 
-static int trace_chain(Te *te, const Cands *c, int depth, int z, int gflag, const SrChain *ch)
+static int trace_chain(Te *te, const Cands *c, int depth, int z, const SrChain *ch)
 {
     TeTrace *t = te->trace;
     if (t == NULL) return 0;
-    if (t->n_chains == t->chains_cap) {
-        int cap = t->chains_cap ? 2 * t->chains_cap : 64;
-        TeChain *chains = realloc(t->chains, (size_t)cap * sizeof *chains);
-        if (chains == NULL) {
-            t->failed = 1;
-            return -1;
-        }
-        t->chains = chains;
-        t->chains_cap = cap;
-    }
+    TeChain *chains = make_room(t, t->chains, &t->chains_cap, t->n_chains, sizeof *t->chains, 64);
+    if (chains == NULL) return -1;
+    t->chains = chains;
     TeChain *tc = &t->chains[t->n_chains];
     tc->cells = *ch;
     chain_lefts(c, z, tc);
     int is_g = 0;
     for (int k = 0; k < ch->n; ++k) is_g |= ch->rlc[k] >= NL;
-    (void)gflag;
     return trace_event(te, TE_EV_CHAIN, depth, z, is_g, t->n_chains++);
 }
 
@@ -277,7 +277,7 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int *maxq
             int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
             if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
             if (r != SR_FOUND) continue;
-            if (trace_chain(te, &g->c, depth, x, with_g, &ch) < 0) return TE_NOMEMORY;
+            if (trace_chain(te, &g->c, depth, x, &ch) < 0) return TE_NOMEMORY;
             if (maxq && *maxq < q) *maxq = q;
             int s = eliminate(te, g, x, depth);
             if (s != TE_QUIET) return s;
