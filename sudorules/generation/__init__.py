@@ -1,0 +1,1 @@
+"""The generator side: minimal puzzles generated (``generate``) and counted (``count``)."""
