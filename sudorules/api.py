@@ -67,7 +67,7 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
          time_limit: Optional[float] = None, max_length: int = 36, memory_limit: Optional[int] = None,
          progress: bool = False) -> pd.DataFrame:
     """Rate puzzles: a table with the columns of ``sudorules rate`` (``puzzle, clues``, one column
-    per rating, ``status, seconds, error``), one row per puzzle in input order.
+    per rating, ``status, seconds, tail, error``), one row per puzzle in input order.
 
     ``jobs=1`` (the default) rates in this process; ``jobs=N`` on N worker processes and
     ``jobs=None`` on every core, with ``memory_limit`` bytes per worker (None: the available memory

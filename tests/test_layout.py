@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     {"errors", "enums"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "collection"},
     {"resolution"},
     {"engine"},
     {"batch"},

@@ -14,10 +14,12 @@ from typing import IO, Iterable, Iterator, Optional
 import numpy as np
 
 from .. import core
-from ..reader import PuzzleRecord
+from ..collection.template import RowTemplate
+from ..reader import TAIL, PuzzleRecord
 
-#: CSV columns, in order; ``error`` is always the last column, empty for a record that parsed.
-COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", "error")
+#: CSV columns, in order; ``tail`` is the input record's tail, as it was; ``error`` is always the last
+#: column, empty for a record that parsed.
+COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", TAIL, "error")
 
 #: Puzzles sent to the core per call.
 BATCH_SIZE = 4096
@@ -34,6 +36,7 @@ class CheckRow:
     minimal: Optional[bool] = None
     solution: Optional[str] = None  #: the 81 digits of the solution, only when it is unique
     error: Optional[str] = None
+    tail: str = ""  #: the input record's tail
 
     @property
     def ok(self) -> bool:
@@ -48,8 +51,13 @@ class CheckRow:
             "" if self.solutions is None else str(self.solutions),
             "" if self.minimal is None else ("true" if self.minimal else "false"),
             self.solution or "",
+            self.tail,
             self.error or "",
         ]
+
+    def as_dict(self) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(COLUMNS, self.csv_fields()))
 
 
 def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE) -> Iterator[CheckRow]:
@@ -87,12 +95,13 @@ def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
     index = 0
     for record in records:
         if record.puzzle is None:
-            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}")
+            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}", tail=record.tail)
             continue
         count = int(counts[index])
         if pencilmark[index]:
             yield CheckRow(puzzle=str(record.puzzle), clues=record.puzzle.clues, solutions=count,
-                           solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None)
+                           solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None,
+                           tail=record.tail)
             index += 1
             continue
         span = slice(81 * index, 81 * index + 81)
@@ -102,16 +111,22 @@ def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
             solutions=count,
             minimal=bool(minimal[index]),
             solution=solution_texts[span] if count == 1 else None,
+            tail=record.tail,
         )
         index += 1
 
 
-def write_csv(rows: Iterable[CheckRow], stream: IO[str]) -> bool:
-    """Write the header and one CSV line per row; return True when every row parsed."""
+def write_csv(rows: Iterable[CheckRow], stream: IO[str], template: Optional[RowTemplate] = None) -> bool:
+    """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
+    per row; return True when every row parsed."""
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    if template is None:
+        writer.writerow(COLUMNS)
     all_ok = True
     for row in rows:
-        writer.writerow(row.csv_fields())
+        if template is None:
+            writer.writerow(row.csv_fields())
+        else:
+            stream.write(template.line(row.as_dict()))
         all_ok &= row.ok
     return all_ok

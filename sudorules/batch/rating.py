@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 from ..enums import Status
 from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError
-from ..reader import PuzzleRecord
+from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
 #: The ratings we compute and the engine theory that gives each (from the registry of rule families).
@@ -34,31 +34,39 @@ class RatingRow:
     status: str = "solved"
     seconds: float = 0.0
     error: str = ""
+    tail: str = ""  #: the input record's tail (the generator's tries, a serate rating...), kept as it was
 
-    def values(self, ratings: Sequence[str]) -> list[str]:
-        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, error``."""
+    def values(self, ratings: Sequence[str], tail: bool = True) -> list[str]:
+        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, tail, error``
+        (without ``tail`` for an output written before tails were kept, see :func:`header`)."""
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
-        return cells + [self.status, f"{self.seconds:.3f}", self.error]
+        return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
+
+    def as_dict(self, ratings: Sequence[str]) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(header(ratings), self.values(ratings)))
 
 
-def header(ratings: Sequence[str]) -> list[str]:
-    """The CSV header for the requested ratings."""
-    return ["puzzle", "clues", *ratings, "status", "seconds", "error"]
+def header(ratings: Sequence[str], tail: bool = True) -> list[str]:
+    """The CSV header for the requested ratings; ``tail=False`` gives the columns of outputs written
+    before the ``tail`` column existed (they still resume in their own columns)."""
+    return ["puzzle", "clues", *ratings, "status", "seconds"] + ([TAIL] if tail else []) + ["error"]
 
 
 def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,
-               error: str = "", seconds: float = 0.0) -> RatingRow:
+               error: str = "", seconds: float = 0.0, tail: str = "") -> RatingRow:
     """A row for a puzzle that could not be rated (invalid, timeout, memory, crashed)."""
-    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error)
+    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error, tail)
 
 
 def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str, error: str = "",
                       seconds: float = 0.0) -> RatingRow:
-    """A failed row for an input record: its puzzle (or raw text when it did not parse) and clues."""
+    """A failed row for an input record: its puzzle (or raw text when it did not parse), clues and tail."""
     puzzle = record.puzzle
     text = str(puzzle) if puzzle is not None else record.text.strip()
-    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds)
+    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
+                      record.tail)
 
 
 class Rater:
@@ -79,15 +87,13 @@ class Rater:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
         started = time.perf_counter()
         if record.puzzle is None:
-            return failed_row(record.text.strip(), None, self.ratings, "invalid",
-                              f"line {record.line}: {record.error}")
+            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {record.error}")
         puzzle = record.puzzle
         try:
             solution = unique_solution(puzzle)
         except InvalidPuzzleError as error:
-            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", error.reason,
-                              time.perf_counter() - started)
-        row = RatingRow(str(puzzle), puzzle.clues)
+            return record_failed_row(record, self.ratings, "invalid", error.reason, time.perf_counter() - started)
+        row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
         statuses = []
         for name in self.ratings:
             resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit,
