@@ -92,11 +92,14 @@ def test_an_output_written_before_tails_resumes_in_its_own_columns(rated, tmp_pa
     at = fresh[0].index("tail")
     old = [row[:at] + row[at + 1:] for row in fresh]
     output = tmp_path / "old.csv"
+    timed_out = old[2][:2] + ["", "", "timeout"] + old[2][5:]  # a row to rate again (--retry)
     with output.open("w", newline="") as handle:
-        csv.writer(handle, lineterminator="\n").writerows(old[:5])  # header and 4 rows
+        csv.writer(handle, lineterminator="\n").writerows(old[:2] + [timed_out] + old[3:5])  # header and 4 rows
     (tmp_path / "cb.txt").write_text(CB_SAMPLE)
-    result = run(["rate", tmp_path / "cb.txt", "--rating", "W,B", "--jobs", 1, "-o", output, "--no-progress"])
-    assert "no tail column" in result.stderr and "4 already done" in result.stderr
+    result = run(["rate", tmp_path / "cb.txt", "--rating", "W,B", "--jobs", 1, "-o", output, "--no-progress",
+                  "--retry", "timeout"])
+    assert "no tail column" in result.stderr and "3 already done" in result.stderr
+    assert "1 earlier row replaced" in result.stderr
     resumed = list(csv.reader(output.open()))
     assert resumed[0] == old[0] and len(resumed) == len(old)
     seconds = old[0].index("seconds")
