@@ -16,10 +16,12 @@ setup(
             depends=["generator/core.h", "generator/generate.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
-        # The trial propagation of sudorules/engine/trial.py (contradiction depths), one self-contained file.
+        # The trial propagation and chain searches (trial.c), the T&E engine and compiled raters (te.c), on one
+        # label encoding (tables.c); trialmodule.c is the only file that includes Python.h.
         Extension(
             "sudorules._trial",
-            sources=["generator/trial.c"],
+            sources=["generator/tables.c", "generator/trial.c", "generator/te.c", "generator/trialmodule.c"],
+            depends=["generator/bits.h", "generator/tables.h", "generator/trial.h", "generator/te.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
     ]

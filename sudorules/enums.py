@@ -30,6 +30,11 @@ class Theory(_StrEnum):
     SW = "SW"    #: Singles + Subsets + whips
     GW = "gW"    #: Singles + whips + g-whips: the gW rating
     GB = "gB"    #: Singles + whips + g-whips + braids + g-braids: the gB rating
+    TE1 = "TE1"  #: T&E(BRT, 1) (SPEC §10.1): what braids eliminate
+    TE2 = "TE2"  #: T&E(BRT, 1), then T&E(BRT, 2)
+    TE3 = "TE3"  #: T&E(BRT, 1), T&E(BRT, 2), then T&E(BRT, 3)
+    BXB = "BxB"    #: T&E(1), then T&E(B_p, 1) for p = 1, 2, ...: the BxB value (SPEC §10.3)
+    BXBB = "BxBB"  #: T&E(1), T&E(2), then T&E(B_p, 2): the BxBB value
 
     @classmethod
     def of(cls, value: "Theory | str") -> "Theory":
@@ -46,6 +51,9 @@ class Status(_StrEnum):
 
     SOLVED = "solved"                #: every cell decided
     NOT_SOLVED = "not-solved"        #: the theory is too weak: candidates remain
+    BEYOND_TE1 = "beyond-te1"        #: not in T&E(1): no braid (no whip) can solve it (SPEC §10.2)
+    BEYOND_TE2 = "beyond-te2"        #: not in T&E(2): BxB does not apply (T&E-depth 3 or more)
+    BEYOND_TE3 = "beyond-te3"        #: not in T&E(3): beyond the classification (no such puzzle is known)
     CONTRADICTION = "contradiction"  #: a CSP variable lost all its candidates (no solution)
     TIMEOUT = "timeout"              #: the time limit was reached
     MEMORY = "memory"                #: a batch worker passed its memory limit

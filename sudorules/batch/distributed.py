@@ -14,21 +14,21 @@ from ..errors import SudorulesError
 from .rating import Rater, RatingRow, record_failed_row
 from ..reader import PuzzleRecord
 
-_RATERS: dict[tuple, Rater] = {}  # per worker process: (ratings, max_length, time_limit) -> Rater
+_RATERS: dict[tuple, Rater] = {}  # per worker process: (ratings, max_length, time_limit, max_depth) -> Rater
 
 
-def worker_rater(ratings: tuple[str, ...], max_length: int, time_limit: Optional[float]) -> Rater:
+def worker_rater(ratings: tuple[str, ...], max_length: int, time_limit: Optional[float], max_depth: int = 3) -> Rater:
     """This process's rater for these settings, built on first use."""
-    key = (ratings, max_length, time_limit)
+    key = (ratings, max_length, time_limit, max_depth)
     if key not in _RATERS:
-        _RATERS[key] = Rater(ratings, max_length=max_length, time_limit=time_limit)
+        _RATERS[key] = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
     return _RATERS[key]
 
 
 def rate_chunk(records: list[PuzzleRecord], ratings: tuple[str, ...], max_length: int,
-               time_limit: Optional[float]) -> list[RatingRow]:
+               time_limit: Optional[float], max_depth: int = 3) -> list[RatingRow]:
     """Rate a chunk of records on a dask worker (the task function)."""
-    rater = worker_rater(ratings, max_length, time_limit)
+    rater = worker_rater(ratings, max_length, time_limit, max_depth)
     return [rater.rate(record) for record in records]
 
 
@@ -49,7 +49,7 @@ CONNECT_SECONDS = 20
 
 def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, ratings: Sequence[str] = ("W",),
                             max_length: int = 36, time_limit: Optional[float] = None,
-                            chunk_size: int = 16) -> Iterator[RatingRow]:
+                            chunk_size: int = 16, max_depth: int = 3) -> Iterator[RatingRow]:
     """Rate records on the dask cluster at ``scheduler``; yield rows in input order.
 
     At most a few chunks per worker thread are in flight, so memory stays bounded for any input size.
@@ -77,7 +77,7 @@ def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, rat
                 if chunk is None:
                     exhausted = True
                     break
-                future = client.submit(rate_chunk, chunk, ratings, max_length, time_limit, pure=False)
+                future = client.submit(rate_chunk, chunk, ratings, max_length, time_limit, max_depth, pure=False)
                 in_flight.append((chunk, future))
             if not in_flight:
                 return

@@ -1,7 +1,8 @@
-"""Rating puzzles: the W rating (whips) and the B rating (braids) of one puzzle record.
+"""Rating puzzles: the W, gW (rules), B, gB, TE, BxB, BxBB (compiled T&E engine) ratings of one
+puzzle record, and its T&E classification.
 
-A :class:`Rater` holds one rule engine per requested rating, so the rules are loaded once per process
-and reused for every puzzle.  :func:`rate_record` turns one input record into one output row.
+A :class:`Rater` holds one rule engine per requested rule-based rating, so the rules are loaded once
+per process and reused for every puzzle; the compiled ratings need no loading.
 """
 
 from __future__ import annotations
@@ -16,12 +17,28 @@ from ..errors import InvalidPuzzleError
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
-#: The ratings we compute and the engine theory that gives each (from the registry of rule families).
+#: The rule-based ratings and the theory that gives each (from the registry of rule families).
 RATING_THEORIES = RATINGS
+
+#: The ratings of the compiled T&E engine (sudorules/engine/te.py): braids are confluent, so B and gB
+#: need no rule path (the same values, 10-30x sooner); TE is the T&E-depth, BxB and BxBB the
+#: sub-classifications of depths 2 and 3 (SPEC §10), empty for puzzles of a lower depth.
+COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
+
+#: Every rating ``rate --rating`` accepts, in the order of the help text.
+ALL_RATINGS = tuple(dict.fromkeys([*RATING_THEORIES, *COMPILED_RATINGS]))
+
+#: The columns of ``classify`` (with ``g``, ``gte_depth`` after ``te_depth``).
+CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
 
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
 #: cannot happen to a checked puzzle; it would count as not-solved).
 STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
+
+
+def classify_columns(g: bool = False) -> tuple[str, ...]:
+    """The rating columns of ``classify``: ``te_depth`` (and ``gte_depth`` with g), B, BxB, BxBB."""
+    return ("te_depth", "gte_depth", *CLASSIFY_COLUMNS[1:]) if g else CLASSIFY_COLUMNS
 
 
 @dataclass
@@ -70,18 +87,26 @@ def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str,
 
 
 class Rater:
-    """Rates puzzles with a fixed set of ratings; loads each theory's rules once (a :class:`Solver`)."""
+    """Rates puzzles with a fixed set of ratings; loads each rule-based theory's rules once (a
+    :class:`Solver`).  When the ratings are the classification's columns (:func:`classify_columns`),
+    they are computed together by one call of the compiled engine, T&E-depths up to ``max_depth``."""
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
-                 time_limit: Optional[float] = None):
-        unknown = [r for r in ratings if r not in RATING_THEORIES]
+                 time_limit: Optional[float] = None, max_depth: int = 3):
+        classify = bool(ratings) and ratings[0] == "te_depth"  # the columns of classify_columns()
+        known = classify_columns(True) if classify else ALL_RATINGS
+        unknown = [r for r in ratings if r not in known]
         if unknown:
-            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(RATING_THEORIES)}")
+            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(known)}")
         self.ratings = tuple(ratings)
         self.time_limit = time_limit
+        self.max_length = max_length
+        self.classify = classify
+        self.max_depth = max_depth
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
-            self.solver.engine(RATING_THEORIES[name])
+            if not classify and name not in COMPILED_RATINGS:
+                self.solver.engine(RATING_THEORIES[name])
 
     def rate(self, record: PuzzleRecord) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
@@ -94,12 +119,50 @@ class Rater:
         except InvalidPuzzleError as error:
             return record_failed_row(record, self.ratings, "invalid", error.reason, time.perf_counter() - started)
         row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
-        statuses = []
-        for name in self.ratings:
-            resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit,
-                                           solution=solution)
-            row.ratings[name] = resolution.rating
-            statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")
-        row.status = str(max(statuses, key=STATUSES.index))
+        outcomes = self._classify(puzzle, solution, row) if self.classify else [
+            self._rate_one(name, puzzle, solution, row) for name in self.ratings]
+        row.status = str(max((status for status, _ in outcomes), key=STATUSES.index))
+        names = ["classify", "gte_depth"] if self.classify else self.ratings
+        row.error = "; ".join(f"{name}: {error}" for name, (_, error) in zip(names, outcomes) if error)
         row.seconds = time.perf_counter() - started
         return row
+
+    def _rate_one(self, name: str, puzzle, solution, row: RatingRow) -> tuple[str, str]:
+        """One rating into ``row.ratings[name]``; its (status, error)."""
+        from ..engine import te
+
+        if name in ("B", "gB"):
+            rating = te.rate_braids(puzzle, g=name == "gB", max_length=self.max_length, solution=solution,
+                                    time_limit=self.time_limit)
+            row.ratings[name] = rating.value
+            return str(rating.status), rating.error
+        if name in ("TE", "BxB", "BxBB"):
+            found = te.classify(puzzle, task=name, max_length=self.max_length, solution=solution,
+                                time_limit=self.time_limit)
+            row.ratings[name] = found.depth if name == "TE" else found.value
+            return str(found.status), found.error
+        # Whips are braids: a puzzle outside T&E(1) has no W (gW) rating, and rules would spend their
+        # time limit finding it out (0.3-0.6 s on SHC's BxB examples); the test costs ~0.1 ms.
+        g = name.startswith("g")
+        if not te.in_te1(puzzle, g=g, solution=solution):
+            row.ratings[name] = None
+            return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
+        resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit, solution=solution)
+        row.ratings[name] = resolution.rating
+        return resolution.status if resolution.status in STATUSES else "not-solved", ""
+
+    def _classify(self, puzzle, solution, row: RatingRow) -> list[tuple[str, str]]:
+        """The classification's columns into ``row.ratings``, and its (status, error)."""
+        from ..engine import te
+
+        found = te.classify(puzzle, max_depth=self.max_depth, max_length=self.max_length, solution=solution,
+                            time_limit=self.time_limit)
+        columns = found.columns()
+        outcomes = [(str(found.status), found.error)]
+        if "gte_depth" in self.ratings:
+            g = te.classify(puzzle, task="TE", g=True, max_depth=self.max_depth, solution=solution,
+                            time_limit=self.time_limit)
+            columns["gte_depth"] = g.depth
+            outcomes.append((str(g.status), g.error))
+        row.ratings.update({name: columns[name] for name in self.ratings})
+        return outcomes

@@ -171,6 +171,7 @@ class RateOptions:
     #: workers, :func:`~sudorules.batch.pool.default_memory_limit`; 0: no limit)
     memory_limit: Optional[int] = None
     scheduler: Optional[str] = None  #: ``tcp://HOST:PORT`` of a dask.distributed cluster, or None
+    max_depth: int = 3  #: classify: the deepest T&E level tried (ratings = classify_columns())
     retry: tuple[str, ...] = ()  #: statuses whose rows of an existing output are rated again
     progress: bool = False  #: a progress bar on stderr
 
@@ -182,7 +183,7 @@ def _rater(options: RateOptions) -> Callable:
             from .distributed import rate_records_on_cluster
 
             return rate_records_on_cluster(records, options.scheduler, options.ratings, options.max_length,
-                                           options.time_limit)
+                                           options.time_limit, max_depth=options.max_depth)
         return rate_records(records, options)
     return rate
 
@@ -233,9 +234,10 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
     summary.retried = len(finished)
 
 
-def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float]) -> Callable:
+def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float],
+                       max_depth: int = 3) -> Callable:
     """Worker factory for the pool: build the rater once per process, return its per-record function."""
-    rater = Rater(ratings, max_length=max_length, time_limit=time_limit)
+    rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
     return rater.rate
 
 
@@ -253,7 +255,7 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
     hard_limit = None if time_limit is None else 2 * time_limit + 10
     jobs = options.jobs or cpu_count()
     memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit
-    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit), jobs,
+    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
                        on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
     yield from pool.imap(enumerate(records))
 

@@ -108,6 +108,7 @@ def main() -> None:
 from . import check  # noqa: E402,F401
 from . import solve  # noqa: E402,F401
 from . import rate  # noqa: E402,F401
+from . import classify  # noqa: E402,F401
 from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
 from . import generate  # noqa: E402,F401

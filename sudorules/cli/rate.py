@@ -10,8 +10,8 @@ import click
 
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted
-from ..batch.rating import RATING_THEORIES, STATUSES, header
-from ..collection.template import row_template
+from ..batch.rating import ALL_RATINGS, STATUSES, header
+from ..collection.template import RowTemplate, row_template
 from ..resolution.families import THEORIES
 from . import main
 from .template_option import format_option
@@ -52,9 +52,9 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
 
 
 def _ratings(ctx, param, value: str) -> tuple[str, ...]:
-    names = _list_option(tuple(RATING_THEORIES), "rating")(ctx, param, value)
+    names = _list_option(ALL_RATINGS, "rating")(ctx, param, value)
     if not names:
-        raise click.BadParameter(f"choose among {', '.join(RATING_THEORIES)} (comma-separated)")
+        raise click.BadParameter(f"choose among {', '.join(ALL_RATINGS)} (comma-separated)")
     return names
 
 
@@ -62,7 +62,10 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
 @click.argument("source", metavar="FILE|-")
 @click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
               help="Ratings to compute, comma-separated: " + ", ".join(
-                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating) + ".")
+                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
+                   + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
+                     "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
+                     "beyond-te1 by B and gB at once (and by W, gW when they fail).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "
@@ -96,14 +99,20 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     reason for invalid and failed rows).  A rating is empty unless its theory solved the puzzle.
     Exit status 1 when some row is invalid or crashed.
     """
-    if progress is None:
-        progress = sys.stderr.isatty()
     formatted = row_template(template, header(ratings))  # an unknown column: an error before any work
+    run_batch(source, output, RateOptions(
+        ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
+        memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
+        progress=sys.stderr.isatty() if progress is None else progress), verb="rated", template=formatted)
+
+
+def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str,
+              template: Optional[RowTemplate] = None) -> None:
+    """Run a batch (``rate``, ``classify``) and end as they end: a summary line on stderr, exit status 1
+    when some row is invalid or crashed, the interrupted run's count on Ctrl-C.  ``template``
+    (``--format``): text lines on standard output instead of the CSV."""
     try:
-        summary = rate_file(source, output, RateOptions(
-            ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
-            memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
-            progress=progress), formatted)
+        summary = rate_file(source, output, options, template)
     except ImportError as error:
         raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from None
     except Interrupted as stop:
@@ -116,7 +125,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(stop.exit_code)
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items()))
-    click.echo(f"rated {plural(summary.rated, 'puzzle')} in {summary.seconds:.1f} s"
+    click.echo(f"{verb} {plural(summary.rated, 'puzzle')} in {summary.seconds:.1f} s"
                + (f" ({counts})" if counts else "")
                + (f"; {plural(summary.retried, 'earlier row')} replaced" if summary.retried else "")
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)

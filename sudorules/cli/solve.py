@@ -35,7 +35,11 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--verify/--no-verify", default=False,
-              help="Re-check every step with the independent checker and the core's solution.")
+              help="Re-check every step with the independent checker and the core's solution (T&E steps: "
+                   "their contexts replayed down to the contradiction).")
+@click.option("--brief", is_flag=True, default=False,
+              help="T&E theories: one line per T&E elimination (hypothesis, contradiction, target), without "
+                   "the context's own path under it.")
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
               help="B, gB: from this level on, the longest partial braids are grown for one target at a time, "
                    "only those that can still complete (far less memory and time; whips of a level then come "
@@ -51,7 +55,7 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--progress/--no-progress", default=None,
               help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
                    "run is at [default: when stderr is a terminal].")
-def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool,
+def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool, brief: bool,
           lean_braids_from: int, output_format: str, html_output: Optional[str], svg_output: Optional[str],
           progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
@@ -112,7 +116,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             sys.stdout.write(json.dumps({"number": number, "line": record.line, **resolution.to_dict()},
                                         ensure_ascii=False) + "\n")
         else:
-            sys.stdout.write(format_path(resolution, record.puzzle, number))
+            sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
         sys.stdout.flush()
         where["done"] += 1
         if html_output is not None:

@@ -395,8 +395,24 @@ GBRAIDS = Family(
 )
 
 
+# -- T&E steps (SPEC §10) -----------------------------------------------------------------------------
+#
+# No rules: the compiled T&E engine (sudorules/engine/te.py, generator/te.c) makes these steps.  A T&E
+# step eliminates its hypothesis, carrying the context that justifies it (a path of its own ending in
+# a contradiction); its rule name says its theory: T&E(k) is T&E(BRT, k), T&E(Bp,k) is T&E(B_p, k).
+
+TE = Family(
+    name="t&e", title="T&E: a hypothesis whose context ends in a contradiction", letter="T&E", rank=90,
+    owns=lambda rule: verify.te_rule(rule) is not None,
+    groups=lambda n, max_length: [],
+    verify=verify.check_te, parse=notation.parse_te_line,
+    label=lambda steps, n: max((s for s in steps if s.context is not None and s.level == n),
+                               key=lambda s: verify.te_rule(s.rule), default=steps[-1]).rule,
+)
+
+
 #: every family, in rank order
-FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS, GBRAIDS), key=lambda f: f.rank))
+FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS, GBRAIDS, TE), key=lambda f: f.rank))
 
 
 @dataclass(frozen=True)
@@ -407,6 +423,11 @@ class TheorySpec:
     families: tuple[Family, ...]
     description: str
     rating: Optional[str] = None  #: the rating it gives (a ``rate --rating`` column), if any
+    #: what runs it: ``rules`` (the CLIPS engine, sudorules/engine/driver.py) or ``te`` (the compiled
+    #: T&E engine, sudorules/engine/te.py)
+    engine: str = "rules"
+    #: the name of the value printed at the end of a solved path (``W = 5``); the theory's by default
+    rating_name: Optional[str] = None
 
 
 THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
@@ -417,6 +438,12 @@ THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
                rating="gB"),
     TheorySpec(Theory.SW, (SINGLES, SUBSETS, WHIPS), "Singles + Subsets + whips"),
     TheorySpec(Theory.BRT, (SINGLES,), "Singles only (the basic resolution theory)"),
+    *(TheorySpec(theory, (SINGLES, TE), f"T&E(BRT, 1) ... T&E(BRT, {n}), level by level", engine="te",
+                 rating_name="T&E-depth")
+      for n, theory in enumerate((Theory.TE1, Theory.TE2, Theory.TE3), start=1)),
+    TheorySpec(Theory.BXB, (SINGLES, WHIPS, BRAIDS, TE), "T&E(1), then T&E(B_p, 1) for p = 1, 2, ...", engine="te"),
+    TheorySpec(Theory.BXBB, (SINGLES, WHIPS, BRAIDS, TE), "T&E(1), T&E(2), then T&E(B_p, 2) for p = 1, 2, ...",
+               engine="te"),
 )}
 
 #: the ratings ``rate`` computes, and the theory of each

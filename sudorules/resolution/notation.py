@@ -10,7 +10,7 @@ import re
 from typing import Optional, Union
 
 from ..puzzle import Candidate, cell_at
-from .steps import ChainCell, CspVariable, GCandidate, Step, SubsetPattern
+from .steps import ChainCell, Context, CspVariable, GCandidate, Step, SubsetPattern
 
 _ELIM = re.compile(r"r(\d)c(\d)\s*(?:≠|<>)\s*(\d)")
 _ASSERT = re.compile(r"r(\d)c(\d)\s*=\s*(\d)")
@@ -19,6 +19,9 @@ _SUBSET_HEAD = re.compile(
     r"^((?:naked|hidden)-(?:pairs|triplets|quads)-in-a-(row|column|block)"
     r"|(?:x-wing|swordfish|jellyfish)-in-(rows|columns)):\s*(\S.*?)\s*==>\s*(.*)$")
 _SINGLE = re.compile(r"^(naked-single|hidden-single-in-a-(?:row|column|block))\s*==>\s*(.*)$")
+_TE_HEAD = re.compile(r"^(g?T&E\((?:g?B(\d+),)?(\d+)\)):\s*r(\d)c(\d)=(\d)\s*==>\s*no candidate for "
+                      r"([A-Z]{2})-CELL (\S+)\s*==>\s*(.*)$")
+_TE_END = re.compile(r"^contradiction: no candidate for ([A-Z]{2})-CELL (\S+)$")
 
 _CELLS = [
     (re.compile(r"^r(\d)c(\d)\{n(\d) (?:n(\d)|\.)\}$"), "rc"),
@@ -146,6 +149,19 @@ def parse_chain_line(line: str, rule: str) -> Optional[Step]:
     return Step(rule, int(length), _eliminations(targets), chain=chain)
 
 
+def parse_te_line(line: str) -> Optional[Step]:
+    """The header line of a T&E step (``T&E(B3,1): r1c2=5 ==> no candidate for CN-CELL c5n2 ==>
+    r1c2≠5``), with its context's hypothesis and contradiction but not yet its steps (the indented
+    lines under it: :func:`read_path` puts them in), or None."""
+    m = _TE_HEAD.match(line.strip())
+    if not m:
+        return None
+    rule, p, k, r, c, d, _, variable, targets = m.groups()
+    hypothesis = Candidate(int(d), int(r), int(c))
+    return Step(rule, int(p) if p else int(k), _eliminations(targets),
+                context=Context(hypothesis, (), CspVariable.parse(variable)))
+
+
 def parse_step(line: str) -> Step:
     """Parse one printed rule application into a Step: the parser of the family whose line it is
     (:mod:`sudorules.resolution.families`)."""
@@ -161,25 +177,49 @@ def parse_step(line: str) -> Step:
 def is_step_line(line: str) -> bool:
     """True for lines that print a rule application (as opposed to banners, grids, comments)."""
     line = line.strip()
-    return bool(_SINGLE.match(line) or _SUBSET_HEAD.match(line) or _CHAIN_HEAD.match(line))
+    return bool(_SINGLE.match(line) or _SUBSET_HEAD.match(line) or _CHAIN_HEAD.match(line) or _TE_HEAD.match(line))
 
 
 def read_path(text: str):
     """The puzzle and the steps of a printed resolution path (SudoRules' console output or ours).
 
     The puzzle is the first line made of exactly 81 grid characters; the steps are every line that
-    prints a rule application, in order.  Returns ``(puzzle, steps)``.
+    prints a rule application, in order.  A T&E step's context is the lines indented under it, down
+    to its ``contradiction: no candidate for ...`` line (contexts nest); a T&E line with nothing
+    indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.
     """
     from ..reader import parse_puzzle
 
     puzzle = None
-    steps = []
+    top: list[Step] = []
+    open_contexts: list[tuple[int, Step, list[Step]]] = []  # (indent of the T&E line, its step, context steps)
     for raw in text.splitlines():
-        line = raw.replace("CLIPS> ", "").strip()
+        line = raw.replace("CLIPS> ", "")
+        indent = len(line) - len(line.lstrip(" "))
+        line = line.strip()
         if puzzle is None and re.fullmatch(r"[0-9.]{81}", line):
             puzzle = parse_puzzle(line)
-        elif is_step_line(line):
-            steps.append(parse_step(line))
+            continue
+        end = _TE_END.match(line)
+        if end and open_contexts and indent > open_contexts[-1][0]:
+            _, step, inner = open_contexts.pop()
+            closed = Step(step.rule, step.level, step.eliminations,
+                          context=Context(step.context.hypothesis, tuple(inner), step.context.contradiction))
+            (open_contexts[-1][2] if open_contexts else top).append(closed)
+            continue
+        if not is_step_line(line):
+            continue
+        while open_contexts and indent <= open_contexts[-1][0]:  # a brief path: a T&E line with no context
+            _, brief, inner = open_contexts.pop()
+            (open_contexts[-1][2] if open_contexts else top).append(brief)
+        step = parse_step(line)
+        if step.context is not None:
+            open_contexts.append((indent, step, []))
+        else:
+            (open_contexts[-1][2] if open_contexts else top).append(step)
+    while open_contexts:
+        _, brief, _ = open_contexts.pop()
+        (open_contexts[-1][2] if open_contexts else top).append(brief)
     if puzzle is None:
         raise NotationError("no puzzle line (81 grid characters) in the path")
-    return puzzle, steps
+    return puzzle, top

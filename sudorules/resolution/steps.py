@@ -61,6 +61,12 @@ class CspVariable:
             return f"r{candidate.row}"
         return f"r{candidate.row}c{candidate.column}"
 
+    @property
+    def cell_name(self) -> str:
+        """SudoRules' name for the variable when it has no candidate left: ``RC-CELL r4c5``,
+        ``RN-CELL r4n5``, ``CN-CELL c5n4``, ``BN-CELL b5n4``."""
+        return f"{self.kind.upper()}-CELL {self.name}"
+
     def __str__(self) -> str:
         return self.name
 
@@ -233,6 +239,28 @@ SUBSET_NAMES = {2: ("pairs", "x-wing"), 3: ("triplets", "swordfish"), 4: ("quads
 
 
 @dataclass(frozen=True)
+class Context:
+    """Why a T&E step eliminates its target (SPEC §10.1): the hypothesis asserted in a copy of the
+    state, the steps applied there (Singles, chains, deeper T&E steps), and the CSP variable they
+    left with no candidate (the contradiction)."""
+
+    hypothesis: Candidate
+    steps: tuple["Step", ...]
+    contradiction: CspVariable
+
+    def lines(self, indent: str = "    ") -> list[str]:
+        """The context's path, one line per step, each ``indent`` deeper than the step it justifies
+        (a deeper T&E step's own context deeper still), ending with the contradiction."""
+        out: list[str] = []
+        for step in self.steps:
+            out.append(indent + step.text())
+            if step.context is not None:
+                out += step.context.lines(indent + "    ")
+        out.append(f"{indent}contradiction: no candidate for {self.contradiction.cell_name}")
+        return out
+
+
+@dataclass(frozen=True)
 class Step:
     """One rule application.
 
@@ -248,6 +276,7 @@ class Step:
     assertions: tuple[Candidate, ...] = ()
     chain: tuple[ChainCell, ...] = ()
     subset: Optional[SubsetPattern] = None
+    context: Optional[Context] = None  #: a T&E step's hypothesis, context path and contradiction
 
     @property
     def is_chain(self) -> bool:
@@ -287,12 +316,17 @@ class Step:
             data["subset"] = {"family": pattern.family, "unit_kind": pattern.unit_kind, "unit": pattern.unit,
                               "cells": list(pattern.cells), "digits": list(pattern.digits),
                               "bases": list(pattern.bases), "covers": list(pattern.covers)}
+        if self.context is not None:
+            data["context"] = {"hypothesis": str(self.context.hypothesis),
+                               "contradiction": self.context.contradiction.name,
+                               "steps": [step.to_dict() for step in self.context.steps]}
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Step":
         """The step that :meth:`to_dict` described (``text`` and ``family`` are derived, not read)."""
         subset = data.get("subset")
+        context = data.get("context")
         return cls(
             rule=data["rule"], level=int(data["length"]),
             eliminations=tuple(Candidate.parse(c) for c in data.get("eliminations", ())),
@@ -300,7 +334,10 @@ class Step:
             chain=tuple(ChainCell.from_triple(t) for t in data.get("chain", ())),
             subset=None if subset is None else SubsetPattern(
                 subset["family"], subset["unit_kind"], int(subset["unit"]), tuple(subset.get("cells", ())),
-                tuple(subset.get("digits", ())), tuple(subset.get("bases", ())), tuple(subset.get("covers", ()))))
+                tuple(subset.get("digits", ())), tuple(subset.get("bases", ())), tuple(subset.get("covers", ()))),
+            context=None if context is None else Context(
+                Candidate.parse(context["hypothesis"]), tuple(cls.from_dict(step) for step in context["steps"]),
+                CspVariable.parse(context["contradiction"])))
 
     def text(self) -> str:
         """The printed line, in SudoRules' notation (SPEC §6)."""
@@ -312,6 +349,9 @@ class Step:
             return f"{self.rule}[{self.level}]: {body} ==> {targets}"
         if self.subset is not None:
             return f"{self.rule}: {self.subset.text()} ==> {targets}"
+        if self.context is not None:
+            return (f"{self.rule}: {_assertion(self.context.hypothesis)} ==> no candidate for "
+                    f"{self.context.contradiction.cell_name} ==> {targets}")
         return f"{self.rule} ==> {targets}"
 
 

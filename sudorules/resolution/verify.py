@@ -9,7 +9,10 @@ step is checked against the definition of its rule in the state where it was app
   (z- and t-candidates), Z in no variable, distinct variables, loopless, length, last variable
   with at least two candidates and none compatible;
 * Subsets (SPEC §3): the p variables' candidates cover exactly p values and every elimination is a
-  target of the pattern.
+  target of the pattern;
+* T&E steps (SPEC §10.1): the hypothesis is asserted in a copy of the state, the context's own steps
+  are replayed there (each checked as above, within the inner theory: chains no longer than its p,
+  deeper T&E steps of lower levels), and the variable named at the end has no candidate left.
 
 A path is also checked against a known solution: no elimination may remove a digit of the solution,
 and a solved path must end in it.
@@ -17,6 +20,7 @@ and a solved path must end in it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
@@ -236,6 +240,68 @@ def check_subset(state: ResolutionState, step: Step) -> list[str]:
         return problems
     extra = [str(c) for c in step.eliminations if c not in targets]
     return [f"{', '.join(extra)} not targets of the pattern"] if extra else []
+
+
+_TE_RULE = re.compile(r"^(g?)T&E\((?:(g?)B(\d+),)?(\d+)\)$")
+
+
+def te_rule(rule: str) -> Optional[tuple[int, int, bool]]:
+    """``(k, p, g)`` of a T&E rule name (``T&E(2)``: k = 2, p = 0; ``T&E(B3,1)``: k = 1, p = 3;
+    ``gT&E(1)``, ``T&E(gB3,1)``: g), or None for another rule."""
+    m = _TE_RULE.match(rule)
+    if not m:
+        return None
+    g = bool(m.group(1) or m.group(2))
+    return int(m.group(4)), int(m.group(3) or 0), g
+
+
+def _allowed_in_context(inner: Step, k: int, p: int, g: bool) -> Optional[str]:
+    """Why ``inner`` may not appear in the context of a T&E(T, k) step (T = BRT, BRT + whips[1] with
+    g, or braids up to p), or None."""
+    if inner.context is not None:
+        spec = te_rule(inner.rule)
+        if spec is None or spec[1:] != (p, g) or spec[0] >= k:
+            return f"{inner.rule} inside a {k}-level T&E context of another theory or level"
+        return None
+    if inner.chain:
+        longest = p if p else (1 if g else 0)
+        if inner.level > longest:
+            return f"{inner.rule}[{inner.level}] inside a context whose chains stop at length {longest}"
+        if not g and inner.rule.startswith("g-"):
+            return f"{inner.rule} inside a context without g-chains"
+        return None
+    if inner.level != 0:
+        return f"{inner.rule} is not a rule of the context's theory"
+    return None
+
+
+def check_te(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with a T&E step (SPEC §10.1): its target is the hypothesis; asserted in a copy of the
+    state, the context's steps hold one after the other and leave the named variable with no
+    candidate."""
+    spec = te_rule(step.rule)
+    context = step.context
+    if spec is None or context is None:
+        return ["a T&E step names its theory and carries its context"]
+    k, p, g = spec
+    if step.eliminations != (context.hypothesis,):
+        return ["a T&E step eliminates its hypothesis, and nothing else"]
+    if not state.is_candidate(context.hypothesis):
+        return [f"the hypothesis {context.hypothesis} is not a candidate"]
+    inner = state.copy()
+    inner.assert_value(context.hypothesis)
+    for index, inner_step in enumerate(context.steps, start=1):
+        problems = [why for why in [_allowed_in_context(inner_step, k, p, g)] if why]
+        problems = problems or check_step(inner, inner_step)
+        if problems:
+            return [f"in the context of {context.hypothesis}, step {index} ({inner_step.text()}): {problems[0]}"]
+        inner.eliminate_all(inner_step.eliminations)
+        for candidate in inner_step.assertions:
+            inner.assert_value(candidate)
+    emptied = context.contradiction
+    if inner.has_value(emptied) or inner.candidates_of(emptied):
+        return [f"in the context of {context.hypothesis}, {emptied.name} still has a value or a candidate"]
+    return []
 
 
 def check_step(state: ResolutionState, step: Step) -> list[str]:
