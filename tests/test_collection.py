@@ -285,3 +285,21 @@ def test_conditions_select_what_their_documented_meaning_says(condition, rows):
     parsed = Condition(text, COLUMNS)
     table = [[row[c] for c in COLUMNS] for row in rows]
     assert parsed.select(table) == [i for i, row in enumerate(rows) if reference(row)], text
+
+
+def test_classify_keeps_tails_formats_its_rows_and_select_reads_its_output(tmp_path):
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    output = tmp_path / "classified.csv"
+    run(["classify", tmp_path / "cb.txt", "--jobs", 1, "-o", output, "--no-progress"])
+    rows = csv_rows(output.read_text())
+    assert [(r["puzzle"], r["tail"]) for r in rows] == [(p, t) for p, t in CB_LINES]
+    done = subprocess.run([sys.executable, "-m", "sudorules", "classify", tmp_path / "cb.txt", "--jobs", "1",
+                           "--no-progress", "--format", "{puzzle} {te_depth} {B}{BxB}{BxBB} {tail}"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{r['puzzle']} {r['te_depth']} {r['B']}{r['BxB']}{r['BxBB']} {r['tail']}"
+                                        for r in rows]
+    chosen = run(["select", output, "--where", "te_depth == 1 and B >= 3", "--puzzles"]).stdout
+    assert chosen.splitlines() == [f"{r['puzzle']} {r['tail']}" for r in rows if r["te_depth"] == "1"
+                                   and int(r["B"]) >= 3]
+    assert "unknown column 'W'" in run(["classify", tmp_path / "cb.txt", "--format", "{W}"], code=2).stderr
