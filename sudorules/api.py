@@ -65,9 +65,10 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
 
 def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optional[int] = 1,
          time_limit: Optional[float] = None, max_length: int = 36, memory_limit: Optional[int] = None,
-         progress: bool = False) -> pd.DataFrame:
+         progress: bool = False, canonical: bool = False) -> pd.DataFrame:
     """Rate puzzles: a table with the columns of ``sudorules rate`` (``puzzle, clues``, one column
-    per rating, ``status, seconds, tail, error``), one row per puzzle in input order.
+    per rating, ``status, seconds, tail, error``; with ``canonical``, a ``canonical`` column before
+    ``status`` as ``rate --canonical`` writes), one row per puzzle in input order.
 
     ``jobs=1`` (the default) rates in this process; ``jobs=N`` on N worker processes and
     ``jobs=None`` on every core, with ``memory_limit`` bytes per worker (None: the available memory
@@ -87,19 +88,21 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
         from tqdm import tqdm
 
         rows = tqdm(rows, unit="puzzle")
-    table = pd.DataFrame([row.values(ratings) for row in rows], columns=header(ratings))
+    table = pd.DataFrame([row.values(ratings, canonical) for row in rows], columns=header(ratings, canonical))
     for column in ["clues", *ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["seconds"] = pd.to_numeric(table["seconds"])
     return table
 
 
-def check(puzzles: Puzzles) -> pd.DataFrame:
+def check(puzzles: Puzzles, *, canonical: bool = False) -> pd.DataFrame:
     """Solution count (0, 1, 2 = two or more), minimality and unique solution of each puzzle: the
-    columns of ``sudorules check``, one row per puzzle in input order."""
-    from .batch.check import COLUMNS, check_records
+    columns of ``sudorules check`` (with ``canonical``, the ``canonical`` column of ``check
+    --canonical``), one row per puzzle in input order."""
+    from .batch.check import check_records, columns
 
-    table = pd.DataFrame([row.csv_fields() for row in check_records(records(puzzles))], columns=list(COLUMNS))
+    rows = check_records(records(puzzles), canonical=canonical)
+    table = pd.DataFrame([row.csv_fields(canonical) for row in rows], columns=list(columns(canonical)))
     for column in ("clues", "solutions"):
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["minimal"] = table["minimal"].map({"true": True, "false": False}).astype("boolean")

@@ -18,15 +18,16 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     {"errors", "enums"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial", "collection"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
+    {"generation"},
     {"resolution"},
     {"engine"},
     {"batch"},
-    {"generation", "stats", "draw"},
+    {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},
 ]
-SUBPACKAGES = ("engine", "resolution", "batch")
+SUBPACKAGES = ("engine", "resolution", "batch", "generation")
 
 
 def _layer(top: str) -> int:

@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 from ..enums import Status
 from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError
+from ..generation.canonical import canonical_text
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
@@ -53,22 +54,28 @@ class RatingRow:
     error: str = ""
     tail: str = ""  #: the input record's tail (the generator's tries, a serate rating...), kept as it was
 
-    def values(self, ratings: Sequence[str], tail: bool = True) -> list[str]:
-        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, tail, error``
-        (without ``tail`` for an output written before tails were kept, see :func:`header`)."""
+    def values(self, ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
+        """The CSV cells in the order ``puzzle, clues, <ratings...>, [canonical,] status, seconds,
+        tail, error`` (without ``tail`` for an output written before tails were kept, see
+        :func:`header`); the canonical form (empty when the puzzle text does not parse) is computed
+        here, where the row is written, so workers need not know about it."""
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
+        if canonical:
+            cells.append(canonical_text(self.puzzle))
         return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
 
-    def as_dict(self, ratings: Sequence[str]) -> dict[str, str]:
+    def as_dict(self, ratings: Sequence[str], canonical: bool = False) -> dict[str, str]:
         """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
-        return dict(zip(header(ratings), self.values(ratings)))
+        return dict(zip(header(ratings, canonical), self.values(ratings, canonical)))
 
 
-def header(ratings: Sequence[str], tail: bool = True) -> list[str]:
-    """The CSV header for the requested ratings; ``tail=False`` gives the columns of outputs written
-    before the ``tail`` column existed (they still resume in their own columns)."""
-    return ["puzzle", "clues", *ratings, "status", "seconds"] + ([TAIL] if tail else []) + ["error"]
+def header(ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
+    """The CSV header for the requested ratings (and the canonical form's column); ``tail=False``
+    gives the columns of outputs written before the ``tail`` column existed (they still resume in
+    their own columns)."""
+    return (["puzzle", "clues", *ratings, *(["canonical"] if canonical else []), "status", "seconds"]
+            + ([TAIL] if tail else []) + ["error"])
 
 
 def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,

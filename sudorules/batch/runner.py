@@ -91,7 +91,7 @@ class OutputLock:
             self.fd = None
 
 
-def _without_tail(path: Path, ratings: Sequence[str]) -> bool:
+def _without_tail(path: Path, ratings: Sequence[str], canonical: bool = False) -> bool:
     """True when ``path`` starts with the header of an output written before the ``tail`` column
     existed (``puzzle,clues,W,status,seconds,error``): such a file is resumed in its own columns
     rather than refused, so a long run started by an older sudorules can still be finished."""
@@ -100,7 +100,7 @@ def _without_tail(path: Path, ratings: Sequence[str]) -> bool:
             first = handle.readline()
     except OSError:
         return False
-    return first == csv_line(header(ratings, tail=False)).encode("utf-8")
+    return first == csv_line(header(ratings, canonical, tail=False)).encode("utf-8")
 
 
 def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
@@ -174,6 +174,7 @@ class RateOptions:
     max_depth: int = 3  #: classify: the deepest T&E level tried (ratings = classify_columns())
     retry: tuple[str, ...] = ()  #: statuses whose rows of an existing output are rated again
     progress: bool = False  #: a progress bar on stderr
+    canonical: bool = False  #: a ``canonical`` column: each puzzle's minlex form
 
 
 def _rater(options: RateOptions) -> Callable:
@@ -189,10 +190,10 @@ def _rater(options: RateOptions) -> Callable:
 
 
 def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
-                summary: BatchSummary, lock: OutputLock, tail: bool = True) -> None:
+                summary: BatchSummary, lock: OutputLock, canonical: bool = False, tail: bool = True) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
     (see the module docstring: a side file keeps them until the output is rewritten)."""
-    columns = header(ratings, tail)
+    columns = header(ratings, canonical, tail)
     done = completed_rows(path, columns)
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
@@ -210,7 +211,7 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
         if os.fstat(fd).st_size == 0:
             os.write(fd, csv_line(["row", *columns]).encode())
         for (index, _), new in zip(todo, rate(record for _, record in todo)):
-            cells = new.values(ratings, tail)
+            cells = new.values(ratings, canonical, tail)
             os.write(fd, csv_line([str(index), *cells]).encode("utf-8"))
             finished[index] = cells
             summary.count(new)
@@ -300,28 +301,28 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         if output is None or is_stream(output):
             handle_fd = _opened(lambda: stream_descriptor(output or "-"), output)
             if template is None:
-                _write(handle_fd, csv_line(header(ratings)), output)
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
             records = read_puzzle_file(source)
         else:
             path = Path(output)
             lock = _opened(OutputLock(path).acquire, output)
-            tail = not _without_tail(path, ratings)
+            tail = not _without_tail(path, ratings, options.canonical)
             if not tail:
                 summary.notes.append(f"{output} has no tail column (written before tails were kept): "
                                      "resumed in its own columns, without the tails")
             if retry:
-                _retry_rows(source, path, ratings, set(retry), rate, summary, lock, tail)
-            done = completed_rows(path, header(ratings, tail))
+                _retry_rows(source, path, ratings, set(retry), rate, summary, lock, options.canonical, tail)
+            done = completed_rows(path, header(ratings, options.canonical, tail))
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
             if not done and path.stat().st_size == 0:
-                _write(handle_fd, csv_line(header(ratings)), output)
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
             records = _skip_done(read_puzzle_file(source), done)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
         summary.total = _count_records(source) if source != "-" else None
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
-            _write(handle_fd, csv_line(row.values(ratings, tail)) if template is None
-                   else template.line(row.as_dict(ratings)), output)
+            _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
+                   else template.line(row.as_dict(ratings, options.canonical)), output)
             summary.count(row)
             if bar is not None:
                 bar.update(1)
@@ -368,7 +369,7 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     if Path(output).exists() and not Path(partial).exists():
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
     summary = rate_file(source, partial, options)
-    table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "tail": str, "error": str},
+    table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
                         keep_default_na=False)
     for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")

@@ -6,7 +6,7 @@ from typing import Optional
 
 import click
 
-from ..batch.check import COLUMNS, check_records, write_csv
+from ..batch.check import check_records, columns, write_csv
 from ..collection.template import row_template
 from ..errors import EXIT_INVALID
 from ..output import check_output, open_output
@@ -20,17 +20,21 @@ from .template_option import format_option
 @click.option("-o", "--output", default=None, metavar="OUT.csv",
               help="Write the CSV here instead of stdout (- = stdout; a regular file is written under a "
                    "temporary name and renamed at the end; a device is written directly).")
+@click.option("--canonical", is_flag=True,
+              help="Add a column 'canonical' (before 'tail' and 'error'): each puzzle's minlex form, the same "
+                   "for equivalent puzzles (see 'sudorules canon').")
 @format_option("{puzzle} {solutions} {tail}")
-def check(source: str, output: Optional[str], template: Optional[str]) -> None:
+def check(source: str, output: Optional[str], canonical: bool, template: Optional[str]) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
     each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,tail,error (tail: whatever
-    followed the puzzle on its input line).  Exit status 1 when some input record does not parse
+    followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
     (its row names the line and the reason), 2 when the input or the output cannot be used (no
     such file, a directory, an output that is an input...)."""
-    formatted = row_template(template, COLUMNS)
+    formatted = row_template(template, columns(canonical))
     records = records_from_argument(source)
     check_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream:
-        all_ok = write_csv(check_records(records), stream, formatted)
+        all_ok = write_csv(check_records(records, canonical=canonical), stream, canonical=canonical,
+                           template=formatted)
     if not all_ok:
         raise click.exceptions.Exit(EXIT_INVALID)

@@ -85,9 +85,12 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
 @format_option("{puzzle} {W} {tail}", "; standard output only (-o writes the resumable CSV)")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
+@click.option("--canonical", is_flag=True,
+              help="Add a column 'canonical' (before 'status'): each puzzle's minlex form, the same for "
+                   "equivalent puzzles (see 'sudorules canon').")
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
-         template: Optional[str], progress: Optional[bool]) -> None:
+         progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
     """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -99,11 +102,12 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     reason for invalid and failed rows).  A rating is empty unless its theory solved the puzzle.
     Exit status 1 when some row is invalid or crashed.
     """
-    formatted = row_template(template, header(ratings))  # an unknown column: an error before any work
+    formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
-        progress=sys.stderr.isatty() if progress is None else progress), verb="rated", template=formatted)
+        progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated",
+        template=formatted)
 
 
 def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str,

@@ -62,13 +62,15 @@ SOLVED = "solved"
 UNREADABLE = "unreadable"
 INVALID = "invalid"
 #: columns that are never statistics: identity, bookkeeping and text columns
-NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", TAIL)
+NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical",
+                     TAIL)
 CLUES = "clues"
 TRIES = "tries"
 STDIN = "-"
 #: column names that are ratings wherever they appear: ours (W, B), those of the published
 #: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
-KNOWN_RATINGS = ("W", "B", "gW", "gB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT", "SUEX9", "SUEXT", "GSF-Q1")
+KNOWN_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT",
+                 "SUEX9", "SUEXT", "GSF-Q1")
 
 
 class StatsInputError(SudorulesError, ValueError):
