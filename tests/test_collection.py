@@ -303,3 +303,14 @@ def test_classify_keeps_tails_formats_its_rows_and_select_reads_its_output(tmp_p
     assert chosen.splitlines() == [f"{r['puzzle']} {r['tail']}" for r in rows if r["te_depth"] == "1"
                                    and int(r["B"]) >= 3]
     assert "unknown column 'W'" in run(["classify", tmp_path / "cb.txt", "--format", "{W}"], code=2).stderr
+
+
+def test_canonical_forms_keep_their_tails_alike_in_canon_and_check(tmp_path):
+    """canon's lines (form, then the record's tail) are what check --canonical --format writes from
+    its canonical and tail columns."""
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    canon = run(["canon", tmp_path / "cb.txt"]).stdout.splitlines()
+    checked = run(["check", tmp_path / "cb.txt", "--canonical", "--format", "{canonical} {tail}"]).stdout
+    assert canon == checked.splitlines() and [line.split()[1] for line in canon] == [t for _, t in CB_LINES]
+    rows = csv_rows(run(["check", tmp_path / "cb.txt", "--canonical"]).stdout)
+    assert list(rows[0])[-3:] == ["canonical", "tail", "error"]
