@@ -220,6 +220,27 @@ def finish(process: subprocess.Popen, timeout: float = 20.0) -> tuple[int, str]:
     return process.returncode, err.decode("utf-8", "replace")
 
 
+def signal_when(process: subprocess.Popen, ready, signum: int, what: str, group: bool = False,
+                seconds: float = 60.0, timeout: float = 20.0) -> tuple[int, str, list[tuple[int, str]]]:
+    """Wait until ``ready()`` (failing if the command ends first: see :func:`wait_for`), send
+    ``signum`` (to the process group with ``group``: Ctrl-C reaches them all), wait for the end.
+    Returns the exit status, stderr (when it is a pipe, else "") and the children the command had
+    when it was signalled.  The command is killed if anything fails on the way."""
+    try:
+        wait_for(ready, process, seconds=seconds, what=what)
+        kids = children(process.pid)
+        stop(process, signum, group=group)
+        if process.stderr is not None:
+            code, err = finish(process, timeout=timeout)
+        else:
+            code, err = process.wait(timeout=timeout), ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return code, err, kids
+
+
 def assert_complete_rate_file(path: Path, puzzles: list[str], columns: list[str] = RATE_HEADER) -> list[list[str]]:
     """The file has one header, then complete rows for a prefix of ``puzzles``, in order, no duplicate."""
     data = path.read_bytes()
@@ -495,16 +516,9 @@ def test_rate_interrupted(signum, tmp_path):
     puzzles = _slow_input(tmp_path)
     out = tmp_path / "out.csv"
     main = start(["rate", "in.txt", "--jobs", "2", "-o", "out.csv"], tmp_path, start_new_session=True)
-    try:
-        wait_for(lambda: data_rows(out) >= 2, main, what="the first rows")
-        kids = children(main.pid)
-        assert kids, "no worker process found under the main process"
-        stop(main, signum, group=signum == signal.SIGINT)
-        code, err = finish(main)
-    finally:
-        if main.poll() is None:
-            main.kill()
-            main.wait()
+    code, err, kids = signal_when(main, lambda: data_rows(out) >= 2, signum, "the first rows",
+                                  group=signum == signal.SIGINT)
+    assert kids, "no worker process found under the main process"
     assert code == 128 + signum, f"exit {code}\n{err}"
     assert_clean(err)
     assert "interrupted after" in err and "run the same command again to resume" in err, err
@@ -527,14 +541,8 @@ def test_solve_interrupted_during_a_long_puzzle(signum, tmp_path):
     out = tmp_path / "paths.txt"
     with open(out, "wb") as stdout:
         main = start(["solve", "in.txt", "--theory", "B"], tmp_path, stdout=stdout, start_new_session=True)
-    try:
-        wait_for(lambda: b"\nB = " in out.read_bytes(), main, what="the first path")
-        stop(main, signum, group=signum == signal.SIGINT)
-        code, err = finish(main, timeout=10)
-    finally:
-        if main.poll() is None:
-            main.kill()
-            main.wait()
+    code, err, _ = signal_when(main, lambda: b"\nB = " in out.read_bytes(), signum, "the first path",
+                               group=signum == signal.SIGINT, timeout=10)
     assert code == 128 + signum, f"exit {code}\n{err}"
     assert_clean(err)
     assert "interrupted at input line 2 after 1 puzzle" in err, err
@@ -546,14 +554,8 @@ def test_solve_interrupted_in_a_file_keeps_complete_paths(tmp_path):
     out = tmp_path / "paths.txt"
     with open(out, "wb") as stdout:
         main = start(["solve", str(DEMO)], tmp_path, stdout=stdout, start_new_session=True)
-        try:
-            wait_for(lambda: out.read_bytes().count(b"\nW = ") >= 2, main, what="two complete paths")
-            stop(main, signal.SIGINT, group=True)
-            code, err = finish(main)
-        finally:
-            if main.poll() is None:
-                main.kill()
-                main.wait()
+        code, err, _ = signal_when(main, lambda: out.read_bytes().count(b"\nW = ") >= 2, signal.SIGINT,
+                                   "two complete paths", group=True)
     assert code == 130, f"exit {code}\n{err}"
     assert_clean(err)
     text = out.read_text()
@@ -576,14 +578,9 @@ def test_count_interrupted_inside_a_sample(signum, tmp_path):
         main = subprocess.Popen(CMD + ["count", "--method", "subsets", "--size", "60", "--samples", "1", "--progress"],
                                 cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle,
                                 env=_env(), start_new_session=True)
-    try:
-        wait_for(lambda: "0/1" in errors.read_text(errors="replace"), main, what="the progress bar")
-        stop(main, signum, group=signum == signal.SIGINT)
-        code, err = main.wait(timeout=10), errors.read_text(errors="replace")
-    finally:
-        if main.poll() is None:
-            main.kill()
-            main.wait()
+    code, _, _ = signal_when(main, lambda: "0/1" in errors.read_text(errors="replace"), signum, "the progress bar",
+                             group=signum == signal.SIGINT, timeout=10)
+    err = errors.read_text(errors="replace")
     assert code == 128 + signum, f"exit {code}\n{err}"
     assert_clean(err)
     assert "interrupted" in err, err
