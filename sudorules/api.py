@@ -31,7 +31,6 @@ from .reader import (PuzzleRecord, check_source, looks_like_puzzle, names_file, 
                      records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
-from .resolution.families import rating_name
 from .resolution.steps import Resolution
 
 PuzzleInput = Union[str, Puzzle]
@@ -53,7 +52,8 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
           lean_braids_from: int = LEAN_BRAIDS_FROM) -> Union[Resolution, list[Resolution]]:
     """Solve a puzzle by the rules of ``theory``, simplest first: ``W`` (Singles + whips), ``B``
     (+ braids), ``gW`` (whips + g-whips), ``gB`` (whips, g-whips, braids, g-braids), ``SW``
-    (Subsets + whips) or ``BRT`` (Singles only), in any case.
+    (Subsets + whips), ``BRT`` (Singles only), or on the compiled T&E engine ``TE1``, ``TE2``,
+    ``TE3`` (T&E(BRT, n) level by level), ``BxB``, ``BxBB`` (SPEC §10); in any case.
 
     One puzzle (its text or a :class:`~sudorules.puzzle.Puzzle`) gives one
     :class:`~sudorules.resolution.steps.Resolution`: :class:`~sudorules.puzzle.PuzzleError` for a
@@ -144,16 +144,16 @@ def rate(puzzles: Puzzles, ratings: Union[str, Sequence[str]] = ("W",), *, jobs:
     ``canonical``, a ``canonical`` column before ``status`` as ``rate --canonical`` writes), one row
     per puzzle in input order.
 
-    ``ratings``: W, B, gW, gB (any case; ``"W,B"`` or ``("W", "B")``), W by default as for the
+    ``ratings``: W, B, gW, gB, TE, BxB, BxBB (any case; ``"W,B"`` or ``("W", "B")``), W by default as for the
     command.  ``time_limit``: seconds per puzzle and rating.  ``jobs=1`` (the default) rates in this
     process; ``jobs=N`` on N worker processes (at most 4 per core) and ``jobs=None`` on every core,
     with ``memory_limit`` MiB per worker, as ``--memory-limit`` (None: the available memory shared by
     the workers; 0: no limit).  A bad value is an :class:`~sudorules.errors.OptionError`."""
     from .batch.runner import RateOptions, rate_records
-    from .batch.rating import Rater, header
+    from .batch.rating import Rater, canonical_rating, header
 
     names = ratings.split(",") if isinstance(ratings, str) else ratings
-    ratings = tuple(rating_name(name) for name in names)
+    ratings = tuple(canonical_rating(name) for name in names)
     options = RateOptions(ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
                           memory_limit=memory_limit)  # checks the values as the command line does
     items = records(puzzles)

@@ -64,7 +64,7 @@ def rows_of(text: str) -> list[dict]:
 # 1. rate on a pipe; the input is not read whole to be counted
 
 
-@pytest.mark.parametrize("kind", ["pipe", "fifo"])
+@pytest.mark.parametrize("kind", ["pipe", pytest.param("fifo", marks=_SLOW)])
 def test_rate_reads_a_pipe_whole(kind, tmp_path):
     """``head -20 p.txt | sudorules rate /dev/stdin -o o.csv`` and a named FIFO: every puzzle rated
     (it rated none, exit 0: the progress total had read the pipe)."""
@@ -195,7 +195,8 @@ def test_check_on_a_full_disk_is_status_1(tmp_path):
 # 3. non-ASCII digits
 
 
-@pytest.mark.parametrize("command", ["check", "solve", "stats", "rate"])
+@pytest.mark.parametrize("command", ["check", "rate", pytest.param("solve", marks=_SLOW),
+                                     pytest.param("stats", marks=_SLOW)])
 def test_non_ascii_digits_are_a_bad_character(command, tmp_path):
     """A 9-token row holding ², ³ or ① ('1² 2 3 4 5 6 7 8 9') is an invalid record, "bad character",
     in every command (it was "internal error: ValueError", and rate stopped there on every rerun)."""
@@ -320,15 +321,16 @@ def test_backstop_grows_with_the_ratings():
 
 @_SLOW
 def test_backstop_scales_with_the_ratings(tmp_path):
-    """``rate b9.txt --rating W,gW,B,gB --time-limit 6`` (the published B9 puzzle: W9 and gW9 within
-    the limit, B and gB not): W and gW kept, status timeout (the row was killed at 22 s, all empty)."""
+    """The issue's command, ``rate b9.txt --rating W,gW,B,gB --time-limit 6`` on the published B9
+    puzzle: every rating within its own limit, so the row has them all (before issue 27 the row was
+    killed at 22 s, every rating empty; since the compiled B and gB engines the four take about 13 s,
+    under the old backstop too, so only the code before both fails this test)."""
     (tmp_path / "b9.txt").write_text(LONG_B + "\n")
     result = run(["rate", "b9.txt", "--rating", "W,gW,B,gB", "--time-limit", "6", "--jobs", "1"], tmp_path,
                  timeout=300)
     assert_clean(result.stderr)
     row = rows_of(result.stdout)[0]
-    assert (row["W"], row["gW"], row["status"]) == ("9", "9", "timeout"), row
-    assert "killed" not in row["error"], row
+    assert [row[name] for name in ("W", "gW", "B", "gB")] == ["9"] * 4 and row["status"] == "solved", row
 
 
 # ----------------------------------------------------------------------------------------------
@@ -552,7 +554,8 @@ CLOSED_STDOUT = {
 }
 
 
-@pytest.mark.parametrize("command", list(CLOSED_STDOUT))
+@pytest.mark.parametrize("command", [command if command in ("check", "solve", "rate", "help")
+                                     else pytest.param(command, marks=_SLOW) for command in CLOSED_STDOUT])
 def test_closed_stdout_is_quiet(command, tmp_path):
     """``sudorules solve demo.txt | head -1`` exited 1: a reader that closes standard output early is
     not a failure: every command ends quietly with status 141 (as SIGPIPE ends other programs)."""
@@ -665,7 +668,7 @@ def test_api_and_cli_defaults_agree(tmp_path):
     import sudorules
 
     help_text = sudorules.solve.__doc__
-    for theory in ("W", "B", "gW", "gB", "SW", "BRT"):
+    for theory in sudorules.Theory:
         assert f"``{theory}``" in help_text, theory
     table = sudorules.rate([EASY])
     (tmp_path / "p.txt").write_text(EASY + "\n")
@@ -805,8 +808,9 @@ def test_output_that_is_standard_input_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("args", [
-    ["solve", EASY, "--time-limit", "nan"], ["rate", "p.txt", "--time-limit", "nan"],
-    ["rate", "p.txt", "--time-limit", "inf"], ["count", "-m", "subsets", "-s", "30", "--minutes", "nan"]], ids=lambda args: f"{args[0]} {args[-2]} {args[-1]}")
+    ["solve", EASY, "--time-limit", "nan"], pytest.param(["rate", "p.txt", "--time-limit", "nan"], marks=_SLOW),
+    ["rate", "p.txt", "--time-limit", "inf"],
+    pytest.param(["count", "-m", "subsets", "-s", "30", "--minutes", "nan"], marks=_SLOW)], ids=lambda args: f"{args[0]} {args[-2]} {args[-1]}")
 def test_non_finite_times_are_refused(args, tmp_path):
     (tmp_path / "p.txt").write_text(EASY + "\n")
     result = run(args, tmp_path)

@@ -117,11 +117,11 @@ def rate_records_on_cluster(records: Iterable[PuzzleRecord], scheduler: str, rat
     """
     ratings = tuple(ratings)
     with _quiet_dask():
-        yield from _rate_on_cluster(records, scheduler, ratings, max_length, time_limit, chunk_size)
+        yield from _rate_on_cluster(records, scheduler, ratings, max_length, time_limit, chunk_size, max_depth)
 
 
 def _rate_on_cluster(records: Iterable[PuzzleRecord], scheduler: Any, ratings: tuple[str, ...], max_length: int,
-                     time_limit: Optional[float], chunk_size: int) -> Iterator[RatingRow]:
+                     time_limit: Optional[float], chunk_size: int, max_depth: int) -> Iterator[RatingRow]:
     from distributed import Client
     from distributed.scheduler import KilledWorker
 

@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 
 from ..enums import Status
 from ..resolution.families import RATINGS
-from ..errors import InvalidPuzzleError
+from ..errors import InvalidPuzzleError, OptionError
 from ..generation.canonical import canonical_text
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
@@ -35,6 +35,16 @@ CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
 #: cannot happen to a checked puzzle; it would count as not-solved).
 STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
+
+
+def canonical_rating(name: str) -> str:
+    """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
+    spelt as :data:`ALL_RATINGS` spells it; :class:`~sudorules.errors.OptionError` for any other."""
+    for rating in ALL_RATINGS:
+        if rating.lower() == str(name).strip().lower():
+            return rating
+    reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)}"
+    raise OptionError(f"rating: {reason}", reason)
 
 
 def classify_columns(g: bool = False) -> tuple[str, ...]:

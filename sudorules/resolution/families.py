@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
 from ..enums import Theory
-from ..errors import OptionError
 from . import notation, verify
 from .state import ResolutionState
 from .steps import Step
@@ -449,15 +448,6 @@ THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
 
 #: the ratings ``rate`` computes, and the theory of each
 RATINGS: dict[str, Theory] = {spec.rating: spec.theory for spec in THEORIES.values() if spec.rating}
-
-
-def rating_name(name: str) -> str:
-    """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``), spelt as
-    :data:`RATINGS` spells it; ``ValueError`` listing the ratings for any other."""
-    for rating in RATINGS:
-        if rating.lower() == str(name).strip().lower():
-            return rating
-    raise OptionError("rating", f"unknown rating {name!r}: choose among {', '.join(RATINGS)}")
 
 
 def theory_spec(theory: Union[Theory, str]) -> TheorySpec:
