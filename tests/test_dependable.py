@@ -322,15 +322,18 @@ def test_backstop_grows_with_the_ratings():
 @_SLOW
 def test_backstop_scales_with_the_ratings(tmp_path):
     """The issue's command, ``rate b9.txt --rating W,gW,B,gB --time-limit 6`` on the published B9
-    puzzle: every rating within its own limit, so the row has them all (before issue 27 the row was
-    killed at 22 s, every rating empty; since the compiled B and gB engines the four take about 13 s,
-    under the old backstop too, so only the code before both fails this test)."""
+    puzzle: each rating has its own limit, so the row is never killed and keeps every rating that
+    finished in its limit (before issue 27 the row was killed at 22 s, every rating empty; since the
+    compiled B and gB engines the four take about 13 s on a quiet machine, under the old backstop
+    too, so only the code before both fails this test).  W and gW (rules, 4-6 s each) may time out on
+    a loaded machine; B and gB (compiled) do not."""
     (tmp_path / "b9.txt").write_text(LONG_B + "\n")
     result = run(["rate", "b9.txt", "--rating", "W,gW,B,gB", "--time-limit", "6", "--jobs", "1"], tmp_path,
                  timeout=300)
     assert_clean(result.stderr)
     row = rows_of(result.stdout)[0]
-    assert [row[name] for name in ("W", "gW", "B", "gB")] == ["9"] * 4 and row["status"] == "solved", row
+    assert "killed" not in row["error"] and (row["B"], row["gB"]) == ("9", "9"), row
+    assert all(row[name] == "9" or row["status"] == "timeout" for name in ("W", "gW")), row
 
 
 # ----------------------------------------------------------------------------------------------
