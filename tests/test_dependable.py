@@ -422,7 +422,8 @@ def test_dask_scheduler_killed_is_one_line(tmp_path):
     (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
     out = tmp_path / "out.csv"
     try:
-        main = start(["rate", "in.txt", "--rating", "B", "-o", "out.csv", "--scheduler", address], tmp_path)
+        # W (rules, seconds per puzzle): the compiled B rates the 40 puzzles in about 4 s, maybe before the kill
+        main = start(["rate", "in.txt", "--rating", "W", "-o", "out.csv", "--scheduler", address], tmp_path)
         wait_for(lambda: data_rows(out) >= 1, main, seconds=120, what="the first row")
         scheduler.kill()
         code, err = finish(main, timeout=120)
@@ -431,7 +432,7 @@ def test_dask_scheduler_killed_is_one_line(tmp_path):
             process.kill()
             process.wait()
     assert_error(type("R", (), {"returncode": code, "stderr": err, "stdout": ""})(), 1, "lost the dask scheduler")
-    assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "B", "status", "seconds", "error"])
+    assert_complete_rate_file(out, puzzles)
 
 
 @_SLOW
