@@ -14,7 +14,6 @@ from typing import Callable, Optional, Sequence
 from ..enums import Status
 from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError, OptionError
-from ..generation.canonical import canonical_text
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
@@ -72,6 +71,8 @@ class RatingRow:
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
         if canonical:
+            from ..generation.canonical import canonical_text  # numpy: only when asked for
+
             cells.append(canonical_text(self.puzzle))
         return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
 

@@ -8,6 +8,9 @@
   states, their automorphisms and the maps to them (``sudorules canon``).
 """
 
-from .canonical import Canonical, Transform, automorphisms, canonical, canonical_batch, canonicalize
+from .._lazy import exports
 
-__all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonicalize"]
+_NAMES = {name: "canonical" for name in
+          ("Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonicalize")}
+__all__ = sorted(_NAMES)
+__getattr__, __dir__ = exports(__name__, _NAMES)
