@@ -6,14 +6,14 @@ setup(
         Extension(
             "sudorules._core",
             sources=["generator/core.c", "generator/coremodule.c"],
-            depends=["generator/core.h", "generator/rep.h"],
+            depends=["generator/core.h", "generator/rep.h", "generator/bits.h", "generator/rng.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
         # The generators and the minimal-puzzle counting (issue 4): built on the public core API.
         Extension(
             "sudorules._generate",
             sources=["generator/core.c", "generator/generate.c", "generator/generatemodule.c"],
-            depends=["generator/core.h", "generator/generate.h", "generator/rep.h"],
+            depends=["generator/core.h", "generator/generate.h", "generator/rep.h", "generator/bits.h", "generator/rng.h"],
             extra_compile_args=["-O3", "-std=c11"],
         ),
         # Canonical (minlex) forms (issue 26): self-contained, it needs nothing of the solver, so it is
