@@ -85,7 +85,8 @@ BUILDS = {"gcc": ("gcc", []), "clang": ("clang", []), "gcc-plain-bits": ("gcc", 
 
 @pytest.fixture(scope="module")
 def drivers(tmp_path_factory) -> dict:
-    """tests/c/generate_driver.c with core.c and generate.c, per build (None where the compiler is missing)."""
+    """tests/c/generate_driver.c with core.c and generate.c, per build (None where its compiler is
+    missing)."""
     out = {}
     for name, (cc, flags) in BUILDS.items():
         path = shutil.which(cc)
@@ -107,7 +108,8 @@ def driver(drivers: dict, build: str) -> Path:
 
 
 @pytest.mark.parametrize("build", list(BUILDS))
-@pytest.mark.parametrize("method,code,count", [("bottom-up", 0, 30), ("top-down", 1, 60), ("controlled-bias", 2, 1)])
+@pytest.mark.parametrize("method,code,count",
+                         [("bottom-up", 0, 30), ("top-down", 1, 60), ("controlled-bias", 2, 1)])
 def test_each_build_generates_what_the_extension_does(drivers, build, method, code, count):
     result = run([driver(drivers, build), "generate", code, 1, count, 46])
     assert result.returncode == 0, result.stderr

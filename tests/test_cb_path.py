@@ -37,7 +37,8 @@ def definition(grid: np.ndarray, order: np.ndarray, untested: int) -> tuple[int,
 
 
 def decided(grid: np.ndarray, order: np.ndarray, untested: int) -> tuple[int, np.ndarray]:
-    clues, puzzle = _generate.cb_path(grid.astype(np.uint8).tobytes(), order.astype(np.uint8).tobytes(), untested)
+    clues, puzzle = _generate.cb_path(grid.astype(np.uint8).tobytes(), order.astype(np.uint8).tobytes(),
+                                      untested)
     return clues, np.frombuffer(puzzle, np.uint8)
 
 
