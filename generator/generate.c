@@ -61,21 +61,24 @@
  *    deletions are made without testing; the output is P_high, the last unique puzzle of the path
  *    (the one with fewest clues), iff it is minimal; otherwise the grid is discarded and the caller
  *    draws a new one.  About 220,000 grids are tried per puzzle, so the cost per grid is everything;
- *    sr_cb_try decides in this order, each step exact, the cheap ones first (per-grid figures from
- *    callgrind over 30,000 grids; instruction counts, on top of the ~15,000 of the grid sampler):
+ *    sr_cb_path (the try after its draws) decides in this order, each step exact, the cheap ones
+ *    first (figures: callgrind over 30,000 grids at -O3, instructions a grid, beside the ~13,000 of
+ *    the grid sampler and ~1,950 of the deletion order's 80 draws; the try as a whole went from
+ *    ~22,600 to ~7,700 with the same results):
  *      1. a two-line cycle whose cells are all among the first `untested` deleted empties P_{81-untested}
- *         (not unique, no output): 73 % of the grids stop here.  For each line pair, the columns k
+ *         (not unique, no output): 73 % of the grids stop here.  For each line pair, the positions k
  *         where both cells were deleted are narrowed to the largest union of cycles inside them (keep a
- *         column while the digit of each of its cells occurs in the other line's kept columns): a
- *         fixpoint over ~3 columns, ~1,000 instructions for the 18 pairs against ~8,300 to list
- *         every cycle of the grid as before;
+ *         position while the digit of each of its cells occurs in the other line's kept positions):
+ *         a fixpoint over ~3 positions, ~2,100 for the 18 pairs (the line masks included) against
+ *         ~5,000 to list every cycle of the grid with the deletion ranks of its cells as before;
  *      2. the first deletion count `emptied` that empties some two-line cycle bounds the path from
  *         below (P_low, low = 81 - emptied, is not unique), and a clue of P_{low+1} forced by singles
- *         is forced in P_high too (P_high contains P_{low+1}), so P_high is not minimal: 88 % of the
- *         grids left stop here, with no solver call;
- *      3. the rest (~3 % of the grids): the solver on P_{81-untested}, then bisection between low and
+ *         is forced in P_high too (P_high contains P_{low+1}), so P_high is not minimal: 90 % of the
+ *         grids left stop here, with no solver call (~1,400 for `emptied`, ~400 for the singles);
+ *      3. the rest (2.6 % of the grids): the solver on P_{81-untested}, then bisection between low and
  *         high for P_high (each non-unique answer raises low and repeats the singles test of step 2),
- *         then the minimality test (singles, the known sets, then sr_count_excluding per clue left).
+ *         then the minimality test (singles, the known sets, then sr_count_excluding per clue left):
+ *         ~1,300 a grid on average, ~9,400 before step 2 existed (a grid in 4 reached the solver).
  *
  * ---------------------------------------------------------------------------------------------------
  * Random streams
@@ -284,13 +287,15 @@ static void stream_rng(sr_rng *rng, uint64_t seed, uint64_t index) {
 
 /* A uniformly random permutation of 0..n-1, n <= 81 (Fisher-Yates from the end: n - 1 draws). */
 static void shuffle(sr_rng *rng, uint8_t *items, int n) {
+    sr_rng local = *rng; /* in registers: the byte stores below could alias *rng */
     for (int i = 0; i < n; i++) items[i] = (uint8_t)i;
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)sr_rng_bounded(rng, (uint32_t)i + 1);
+        int j = (int)sr_rng_bounded(&local, (uint32_t)i + 1);
         uint8_t t = items[i];
         items[i] = items[j];
         items[j] = t;
     }
+    *rng = local;
 }
 
 /* ---- one complete grid and its known unavoidable sets ---------------------------------------- */
@@ -308,19 +313,29 @@ static void add_set(grid_ctx *g, cells set) {
 
 /* The cycles of line pair p: the permutation that maps the position k of a digit in the first line to
  * its position in the second splits the positions into cycles, and the cells of each cycle (both
- * lines) form an unavoidable set (swap the two lines' digits there).  Writes each cycle as a 9-bit
- * mask of positions, in order of their lowest position; returns their number. */
-static int pair_cycles(const uint8_t *grid, int p, uint32_t *cycles) {
+ * lines) form an unavoidable set (swap the two lines' digits there).  pair_next writes that
+ * permutation: next[k] is the position in the first line of the digit at k in the second. */
+static void pair_next(const uint8_t *grid, int p, uint8_t *next) {
     const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
-    int where_a[10], next[9], n = 0;
-    for (int k = 0; k < 9; k++) where_a[grid[a[k]]] = k;
+    uint8_t where_a[10];
+    for (int k = 0; k < 9; k++) where_a[grid[a[k]]] = (uint8_t)k;
     for (int k = 0; k < 9; k++) next[k] = where_a[grid[b[k]]];
-    uint32_t done = 0;
-    for (int k = 0; k < 9; k++) {
-        if (done >> k & 1u) continue;
+}
+
+/* The cycles of line pair p as 9-bit masks of positions, in order of their lowest position; returns
+ * their number. */
+static int pair_cycles(const uint8_t *grid, int p, uint32_t *cycles) {
+    uint8_t next[9];
+    pair_next(grid, p, next);
+    int n = 0;
+    for (uint32_t left = 0x1FF; left;) {
+        int k = sr_ctz32(left), j = k;
         uint32_t cycle = 0;
-        for (int j = k; !(cycle >> j & 1u); j = next[j]) cycle |= 1u << j;
-        done |= cycle;
+        do {
+            cycle |= 1u << j;
+            j = next[j];
+        } while (j != k);
+        left &= ~cycle;
         cycles[n++] = cycle;
     }
     return n;
@@ -368,16 +383,18 @@ static int cycles_emptied(const uint8_t *grid, const int *position) {
     int emptied = 82;
     for (int p = 0; p < 18; p++) {
         const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
-        uint32_t cycles[9];
-        int n = pair_cycles(grid, p, cycles);
-        for (int i = 0; i < n; i++) {
-            int last = 0;
-            for (uint32_t rest = cycles[i]; rest; rest &= rest - 1) {
-                int k = sr_ctz32(rest);
-                if (position[a[k]] > last) last = position[a[k]];
-                if (position[b[k]] > last) last = position[b[k]];
-            }
-            if (last + 1 < emptied) emptied = last + 1;
+        uint8_t next[9];
+        int last[9]; /* the later deletion of the two cells at each position */
+        pair_next(grid, p, next);
+        for (int k = 0; k < 9; k++) last[k] = position[a[k]] > position[b[k]] ? position[a[k]] : position[b[k]];
+        for (uint32_t left = 0x1FF; left;) {
+            int k = sr_ctz32(left), j = k, latest = 0;
+            do {
+                left &= ~(1u << j);
+                if (last[j] > latest) latest = last[j];
+                j = next[j];
+            } while (j != k);
+            if (latest + 1 < emptied) emptied = latest + 1;
         }
     }
     return emptied;
@@ -610,13 +627,14 @@ int sr_cb_path(const uint8_t *grid, const uint8_t *order, int untested, uint8_t 
     if (untested < 0) untested = 0;
     if (untested > 64) untested = 64;
     /* 1. a two-line cycle inside the first `untested` deletions (head comment): lines[l] holds the
-     * positions of line l deleted untested */
+     * positions of line l deleted untested (the complement of those kept: 35 cells, not 46) */
     uint32_t lines[18] = {0};
-    for (int i = 0; i < untested; i++) {
+    for (int i = untested; i < 81; i++) {
         int c = order[i], row = c / 9, column = c - 9 * row;
         lines[row] |= 1u << column;
         lines[9 + column] |= 1u << row;
     }
+    for (int l = 0; l < 18; l++) lines[l] ^= 0x1FFu;
     for (int p = 0; p < 18; p++)
         if (cycle_within(grid, p, lines[LINE_PAIRS[p][0]] & lines[LINE_PAIRS[p][1]])) return 0;
     /* 2. bounds, and singles in the smallest puzzle the output may contain */
