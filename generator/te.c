@@ -103,20 +103,28 @@ static int assign(Grid *g, int x, Pending *p)
 
 /* ---- the trace ----------------------------------------------------------------------------------- */
 
+/* `items` with room for item n (grown by doubling from `first`), or NULL with t->failed set (`items` is
+ * then still valid, and freed with the trace). */
+static void *make_room(TeTrace *t, void *items, int *cap, int n, size_t size, int first)
+{
+    if (n < *cap) return items;
+    int grown = *cap ? 2 * *cap : first;
+    void *bigger = realloc(items, (size_t)grown * size);
+    if (bigger == NULL) {
+        t->failed = 1;
+        return NULL;
+    }
+    *cap = grown;
+    return bigger;
+}
+
 static int trace_event(Te *te, int kind, int depth, int a, int b, int chain)
 {
     TeTrace *t = te->trace;
     if (t == NULL) return 0;
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 1024;
-        TeEvent *ev = realloc(t->ev, (size_t)cap * sizeof *ev);
-        if (ev == NULL) {
-            t->failed = 1;
-            return -1;
-        }
-        t->ev = ev;
-        t->cap = cap;
-    }
+    TeEvent *ev = make_room(t, t->ev, &t->cap, t->n, sizeof *t->ev, 1024);
+    if (ev == NULL) return -1;
+    t->ev = ev;
     TeEvent *e = &t->ev[t->n++];
     e->kind = (uint8_t)kind;
     e->depth = (uint8_t)depth;
@@ -197,26 +205,18 @@ static void chain_lefts(const Cands *c, int z, TeChain *tc)
     }
 }
 
-static int trace_chain(Te *te, const Cands *c, int depth, int z, int gflag, const SrChain *ch)
+static int trace_chain(Te *te, const Cands *c, int depth, int z, const SrChain *ch)
 {
     TeTrace *t = te->trace;
     if (t == NULL) return 0;
-    if (t->n_chains == t->chains_cap) {
-        int cap = t->chains_cap ? 2 * t->chains_cap : 64;
-        TeChain *chains = realloc(t->chains, (size_t)cap * sizeof *chains);
-        if (chains == NULL) {
-            t->failed = 1;
-            return -1;
-        }
-        t->chains = chains;
-        t->chains_cap = cap;
-    }
+    TeChain *chains = make_room(t, t->chains, &t->chains_cap, t->n_chains, sizeof *t->chains, 64);
+    if (chains == NULL) return -1;
+    t->chains = chains;
     TeChain *tc = &t->chains[t->n_chains];
     tc->cells = *ch;
     chain_lefts(c, z, tc);
     int is_g = 0;
     for (int k = 0; k < ch->n; ++k) is_g |= ch->rlc[k] >= NL;
-    (void)gflag;
     return trace_event(te, TE_EV_CHAIN, depth, z, is_g, t->n_chains++);
 }
 
@@ -277,7 +277,7 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int *maxq
             int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
             if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
             if (r != SR_FOUND) continue;
-            if (trace_chain(te, &g->c, depth, x, with_g, &ch) < 0) return TE_NOMEMORY;
+            if (trace_chain(te, &g->c, depth, x, &ch) < 0) return TE_NOMEMORY;
             if (maxq && *maxq < q) *maxq = q;
             int s = eliminate(te, g, x, depth);
             if (s != TE_QUIET) return s;
@@ -320,11 +320,26 @@ static int interrupted(Te *te)
  * Measured on SHC's 342 T&E examples (140 of depth 3), hypotheses a depth-3 puzzle: ~56,000 without
  * any such entries; see docs/engine.md for the figures with them. */
 #define TE_LEVELS 4 /* m = 0 (BRT inside), 1, 2, 3 */
+
+/* A quiet hypothesis' states: the one it was tried from (S.P) and the fixpoint it reached (F, its
+ * candidates and values).  Kept in a ring per level (the many BRT-level snapshots of nested contexts
+ * must not push out the few of the levels above), shared by the entries that refer to it (below),
+ * each entry valid while its snapshot's stamp is the one it saw. */
+typedef struct {
+    uint32_t stamp;
+    uint64_t from[W];
+    uint64_t present[W], values[W];
+} Snap;
+#define N_SNAPS 4096
+static Snap SNAPS[TE_LEVELS][N_SNAPS];
+static uint32_t snap_stamp[TE_LEVELS];
+
 typedef struct {
     TeTheory T;
-    uint32_t run;       /* valid in this run of the engine only (te_new_run) */
-    uint64_t from[W];   /* S.P */
-    uint64_t present[W], values[W]; /* F: its candidates and values (F.P their union) */
+    uint32_t run;   /* valid in this run of the engine only (te_new_run) */
+    uint32_t stamp; /* ... and while SNAPS[snap] is still the snapshot it refers to */
+    uint16_t snap;
+    uint8_t exact;  /* F is this hypothesis' own fixpoint, not only a stable state below it */
 } Tried;
 static Tried TRIED[TE_LEVELS][NL];
 static uint32_t te_run_gen = 1;
@@ -339,64 +354,86 @@ void te_new_run(void)
 
 static int same_theory(const TeTheory *a, const TeTheory *b) { return a->p == b->p && a->g == b->g && a->w1 == b->w1; }
 
-/* The entry of hypothesis z with T&E(T, m) inside made from a state above P (P <= S.P), or NULL;
- * *bracket tells whether P is also above its fixpoint (F.P <= P). */
-static const Tried *tried_at(int z, const uint64_t P[W], const TeTheory *T, int m, int *bracket)
+/* The snapshot of hypothesis z's entry with T&E(T, m) inside, made from a state above P (P <= S.P),
+ * or NULL; *bracket tells whether P is also above its F (F.P <= P), *exact whether F is z's own
+ * fixpoint. */
+static const Snap *tried_at(int z, const uint64_t P[W], const TeTheory *T, int m, int *bracket, int *exact)
 {
     const Tried *t = &TRIED[m][z];
-    if (t->run != te_run_gen || !same_theory(&t->T, T)) return NULL;
+    const Snap *snap = &SNAPS[m][t->snap];
+    if (t->run != te_run_gen || snap->stamp != t->stamp || !same_theory(&t->T, T)) return NULL;
     uint64_t out = 0, missing = 0;
     for (int w = 0; w < W; ++w) {
-        out |= P[w] & ~t->from[w];
-        missing |= (t->present[w] | t->values[w]) & ~P[w];
+        out |= P[w] & ~snap->from[w];
+        missing |= (snap->present[w] | snap->values[w]) & ~P[w];
     }
     if (out) return NULL;
     *bracket = !missing;
-    return t;
+    *exact = t->exact;
+    return snap;
 }
 
 /* What is known of hypothesis z with T&E(T, m) inside from state g.  1: it ends without a
- * contradiction (an entry of level m or more brackets g).  Else 0, and in *warm the entry to start
- * the context from, if any (the highest level <= m made from a state above g): when it brackets g
- * (*exact) the context starts at its fixpoint F, T&E(T, m) going on from T&E(T, level)'s; otherwise
- * from g + z cut down to F (the fixpoint from g + z lies below F, the closure being monotone, and the
- * largest stable state below g + z is also the largest below its intersection with F), where BRT and
- * every level run again, on a far smaller state. */
-static int known_quiet(int z, const Grid *g, const TeTheory *T, int m, const Tried **warm, int *warm_level,
-                       int *exact)
+ * contradiction (an entry of level m or more brackets g).  Else 0, and in *warm the snapshot to start
+ * the context from, if any (an exact entry of the highest level <= m made from a state above g): when
+ * it brackets g (*at_fixpoint) the context starts at its fixpoint F, T&E(T, m) going on from T&E(T,
+ * level)'s; otherwise from g + z cut down to F (the fixpoint from g + z lies below F, the closure being
+ * monotone, and the largest stable state below g + z is also the largest below its intersection with
+ * F), where BRT and every level run again, on a far smaller state. */
+static int known_quiet(int z, const Grid *g, const TeTheory *T, int m, const Snap **warm, int *warm_level,
+                       int *at_fixpoint)
 {
     uint64_t P[W];
     for (int w = 0; w < W; ++w) P[w] = g->c.present[w] | g->values[w];
-    int bracket;
+    int bracket, exact;
     for (int level = m; level < TE_LEVELS; ++level)
-        if (tried_at(z, P, T, level, &bracket) && bracket) return 1;
+        if (tried_at(z, P, T, level, &bracket, &exact) && bracket) return 1;
     *warm = NULL;
     for (int level = m < TE_LEVELS - 1 ? m : TE_LEVELS - 1; level >= 1; --level)
-        if ((*warm = tried_at(z, P, T, level, &bracket)) != NULL) {
+        if ((*warm = tried_at(z, P, T, level, &bracket, &exact)) != NULL) {
+            if (!exact) { /* a witness only: no start for a context */
+                *warm = NULL;
+                continue;
+            }
             *warm_level = level;
-            *exact = bracket && level < m;
+            *at_fixpoint = bracket && level < m;
             break;
         }
     return 0;
 }
 
-/* Hypothesis z, with T&E(T, m) inside, went from state g to the quiet state h. */
+/* Hypothesis z, with T&E(T, m) inside, went from state g to the quiet state h.  The values h gained
+ * are quiet hypotheses too, with h as their witness: each of them (x) is asserted in h, so h lies
+ * below g + x and, being stable and free of contradictions, below x's fixpoint, which therefore has
+ * no empty variable either; from any later state G with h.P <= G.P <= g.P the same holds.  So one
+ * quiet hypothesis spares the trials of every value it forces (SAT solvers' failed-literal probing
+ * skips implied literals the same way): on SHC's T&E examples ... (docs/engine.md).  Such an entry
+ * is not exact (h is not x's own fixpoint) and starts no context; it never replaces a current entry. */
 static void remember_quiet(int z, const Grid *g, const Grid *h, const TeTheory *T, int m)
 {
     if (m >= TE_LEVELS) return;
-    Tried *t = &TRIED[m][z];
-    t->T = *T;
-    t->run = te_run_gen;
-    for (int w = 0; w < W; ++w) t->from[w] = g->c.present[w] | g->values[w];
-    memcpy(t->present, h->c.present, sizeof t->present);
-    memcpy(t->values, h->values, sizeof t->values);
+    unsigned slot = snap_stamp[m]++ % N_SNAPS;
+    Snap *snap = &SNAPS[m][slot];
+    snap->stamp = snap_stamp[m];
+    for (int w = 0; w < W; ++w) snap->from[w] = g->c.present[w] | g->values[w];
+    memcpy(snap->present, h->c.present, sizeof snap->present);
+    memcpy(snap->values, h->values, sizeof snap->values);
+    Tried entry = {*T, te_run_gen, snap->stamp, (uint16_t)slot, 1};
+    TRIED[m][z] = entry;
+    entry.exact = 0;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = h->values[w] & g->c.present[w]; bits; bits &= bits - 1) {
+            int x = 64 * w + CTZ64(bits);
+            Tried *t = &TRIED[m][x];
+            if (x != z && (t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp || !t->exact)) *t = entry;
+        }
 }
 
 /* The state whose possible labels are those of g (when not NULL) and of an entry's fixpoint: its
  * values decide their variables, the other labels are candidates; then BRT (a variable left with one
  * candidate asserts it, with none contradicts: g + z and F disagree there).  About 2 us, against a
  * closure of T&E(T, level) in the context: hundreds of hypotheses. */
-static int grid_of(Te *te, Grid *h, const Tried *t, const Grid *g, int depth)
+static int grid_of(Te *te, Grid *h, const Snap *t, const Grid *g, int depth)
 {
     memset(h, 0, sizeof *h);
     h->contra = -1;
@@ -447,7 +484,7 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
             /* In label order (digit-major): on SHC's 342 T&E examples it made fewer hypotheses than
              * bivalue candidates first (23,500 a depth-3 puzzle against 26,200) or cell-major order. */
             for (int z = 0; z < NL && r == TE_QUIET; ++z) {
-                const Tried *warm = NULL;
+                const Snap *warm = NULL;
                 int warm_level = -1, exact = 0;
                 if (!target(te, g, z, depth) || known_quiet(z, g, T, m, &warm, &warm_level, &exact)) continue;
                 if (interrupted(te)) return TE_STOPPED;

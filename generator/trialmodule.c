@@ -464,7 +464,8 @@ fail:
  * task "BxB" / "BxBB": T&E(1) (T&E(2)) to its fixpoint, then the BxB (BxBB) value ("value").
  * The dict: "outcome" (quiet / solved / contradiction / stopped / no-memory / timeout / interrupted),
  * "depth", "value" (-1 where not computed or not reached), "hypotheses", "searches", "values" (81
- * digits, 0 undecided, of the final state), and "trace" ((events, chains)) when asked. */
+ * digits, 0 undecided, of the final state), "masks" (its 81 cell masks: a value's digit or the
+ * candidates), and "trace" ((events, chains)) when asked. */
 static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self;
@@ -533,20 +534,33 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
         te_trace_free(&trace);
         return NULL;
     }
+    PyObject *masks_out = PyList_New(81); /* the final state: a value's digit, or the candidates */
+    if (masks_out == NULL) {
+        Py_DECREF(digits);
+        te_trace_free(&trace);
+        return NULL;
+    }
     for (int cell = 0; cell < 81; ++cell) {
         int d = 0;
-        for (int n = 0; n < 9 && !d; ++n)
-            if (has(g.values, label_index(n, cell / 9, cell % 9))) d = n + 1;
+        long m = 0;
+        for (int n = 0; n < 9; ++n) {
+            int x = label_index(n, cell / 9, cell % 9);
+            if (has(g.values, x)) d = n + 1;
+            if (has(g.c.present, x) || has(g.values, x)) m |= 1L << n;
+        }
         PyList_SET_ITEM(digits, cell, PyLong_FromLong(d));
+        PyList_SET_ITEM(masks_out, cell, PyLong_FromLong(m));
     }
     PyObject *trace_obj = want_trace ? trace_data(&trace) : (Py_INCREF(Py_None), Py_None);
     te_trace_free(&trace);
     if (trace_obj == NULL) {
         Py_DECREF(digits);
+        Py_DECREF(masks_out);
         return NULL;
     }
-    return Py_BuildValue("{s:s,s:i,s:i,s:l,s:l,s:N,s:N,s:i,s:i,s:(llll)}", "outcome", outcome, "depth", depth,
+    return Py_BuildValue("{s:s,s:i,s:i,s:l,s:l,s:N,s:N,s:N,s:i,s:i,s:(llll)}", "outcome", outcome, "depth", depth,
                          "value", value, "hypotheses", te.hypotheses, "searches", te.searches, "values", digits,
+                         "masks", masks_out,
                          "trace", trace_obj, "contradiction", g.contra, "trace_failed", trace.failed, "by_depth",
                          te.by_depth[0], te.by_depth[1], te.by_depth[2], te.by_depth[3]);
 }

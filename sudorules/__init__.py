@@ -14,11 +14,11 @@ The types they speak: :class:`Puzzle`, :class:`Candidate`, :class:`Resolution` a
 """
 
 from .api import check, rate, solve
-from .count import count_minimals
+from .generation.count import count_minimals
 from .enums import Status, Theory
 from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, NotSolvedError, OutputError,
                      SudorulesError, TimeLimitError)
-from .generate import generate_frame as generate_puzzles
+from .generation.generate import generate_frame as generate_puzzles
 from .generation.canonical import automorphisms, canonical, canonicalize as _canonicalize
 from .puzzle import Candidate, Puzzle, PuzzleError
 from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles

@@ -67,7 +67,7 @@ def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optiona
          time_limit: Optional[float] = None, max_length: int = 36, memory_limit: Optional[int] = None,
          progress: bool = False, canonical: bool = False) -> pd.DataFrame:
     """Rate puzzles: a table with the columns of ``sudorules rate`` (``puzzle, clues``, one column
-    per rating, ``status, seconds, error``; with ``canonical``, a ``canonical`` column before
+    per rating, ``status, seconds, tail, error``; with ``canonical``, a ``canonical`` column before
     ``status`` as ``rate --canonical`` writes), one row per puzzle in input order.
 
     ``jobs=1`` (the default) rates in this process; ``jobs=N`` on N worker processes and

@@ -41,6 +41,13 @@ class OutputError(SudorulesError):
     exit_code = EXIT_USAGE
 
 
+class OptionError(SudorulesError):
+    """An option value that cannot be used, found before any work: a ``--format`` template naming
+    an unknown column, a ``--where`` expression that does not parse or names an unknown column."""
+
+    exit_code = EXIT_USAGE
+
+
 class InvalidPuzzleError(SudorulesError):
     """A puzzle the rules must not be run on: it has no solution or several (``reason`` says which).
 

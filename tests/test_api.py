@@ -93,7 +93,7 @@ def test_solve_json_round_trips_through_the_verifier(generated, tmp_path):
 
 def test_w_is_at_least_b_and_the_table_matches_the_command_line(generated, tmp_path):
     table = sudorules.rate(generated, ratings=("W", "B"), time_limit=60)
-    assert list(table.columns) == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+    assert list(table.columns) == ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
     assert len(table) == len(generated)
     solved = table[table["status"] == "solved"]
     assert len(solved) > 0 and (solved["W"] >= solved["B"]).all()

@@ -45,16 +45,16 @@ def test_rows_follow_input_order_and_bad_input_is_recorded(cb001, tmp_path):
     out = tmp_path / "out.csv"
     summary = rate_file(str(source), str(out), RateOptions(ratings=("W", "B"), jobs=2, progress=False))
     rows = _rows(out)
-    assert rows[0] == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+    assert rows[0] == ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
     body = rows[1:]
     assert len(body) == 9 and summary.rated == 9
     good = body[:3] + body[6:]
     for (puzzle, w, b), row in zip(puzzles, good):
         assert row[0] == puzzle and row[4] == "solved"
         assert (int(row[2]), int(row[3])) == (w, b)
-    assert body[3][4] == "invalid" and "line 4" in body[3][6] and "bad character" in body[3][6]
-    assert body[4][4] == "invalid" and body[4][6] == "no solution"
-    assert body[5][4] == "invalid" and body[5][6] == "several solutions"
+    assert body[3][4] == "invalid" and "line 4" in body[3][7] and "bad character" in body[3][7]
+    assert body[4][4] == "invalid" and body[4][7] == "no solution"
+    assert body[5][4] == "invalid" and body[5][7] == "several solutions"
 
 
 def _start_rating(source, out):

@@ -95,7 +95,7 @@ def test_check_canonical_column_through_a_subprocess(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 1
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
-    assert list(rows[0]) == ["puzzle", "clues", "solutions", "minimal", "solution", "canonical", "error"]
+    assert list(rows[0]) == ["puzzle", "clues", "solutions", "minimal", "solution", "canonical", "tail", "error"]
     assert [r["canonical"] for r in rows] == [canonical(TOP_DOWN_14[0]), "", GRID_648]
     plain = subprocess.run([sys.executable, "-m", "sudorules", "check", str(source)], capture_output=True, text=True)
     assert "canonical" not in plain.stdout.splitlines()[0]

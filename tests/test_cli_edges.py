@@ -43,7 +43,7 @@ EASY = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91
 HARD = ".3..8........79.3...7.1...4.5......7.79.2...11.....69....2....97...9..25..8...1.."
 #: cb-001 line 7462, the published collection's one B9 puzzle: about 30 s under B
 LONG_B = "....5.78.4.......6.....3..1.6..9..7.3.8..49......28...7.2.61.........5..93....1.7"
-RATE_HEADER = ["puzzle", "clues", "W", "status", "seconds", "error"]
+RATE_HEADER = ["puzzle", "clues", "W", "status", "seconds", "tail", "error"]
 
 #: further variants of a case the default run covers (deselected by default: pytest -m slow runs them)
 _SLOW = pytest.mark.slow
@@ -142,7 +142,7 @@ def rated_csv(path: Path, n: int = 12) -> Path:
         writer.writerow(RATE_HEADER)
         for i, puzzle in enumerate(puzzles):
             clues = sum(c != "." for c in puzzle)
-            writer.writerow([puzzle, clues, i % 4, "solved", "0.010", ""])
+            writer.writerow([puzzle, clues, i % 4, "solved", "0.010", "", ""])
     return path
 
 
@@ -446,7 +446,7 @@ def test_second_rate_on_the_same_output_refuses(tmp_path):
     assert code == 143, f"exit {code}\n{err}"
     assert_clean(err)
     assert not wait_gone(kids), "a worker outlived the first run"
-    body = assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "gW", "status", "seconds", "error"])
+    body = assert_complete_rate_file(out, puzzles, ["puzzle", "clues", "gW", "status", "seconds", "tail", "error"])
     assert len({row[0] for row in body}) == len(body), "duplicated rows"
 
 

@@ -150,8 +150,9 @@ def puzzle_text(draw) -> bytes:
     return text.encode(encoding, "replace")
 
 
-CSV_COLUMNS = ["puzzle", "clues", "W", "B", "SER", "status", "seconds", "error", "tries", "solutions", "x"]
-RATED_COLUMNS = ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+CSV_COLUMNS = ["puzzle", "clues", "W", "B", "SER", "status", "seconds", "tail", "error", "tries", "solutions", "x"]
+RATED_COLUMNS = ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
+TAILS = st.sampled_from(["", "", "200314", "1.16171e+06", "ED=9.0/1.2/1.2", "x y"])
 CSV_CELLS = st.one_of(st.sampled_from(PUZZLES), st.integers(-5, 40).map(str),
                       st.sampled_from(["", "solved", "invalid", "timeout", "nan", "inf", "-inf", "1e400", "0.5",
                                        "1,5", '"', "\ufeff", "NA", "None", "true"]),
@@ -166,15 +167,15 @@ def _csv(header: list[str], rows: list[list[str]]) -> bytes:
 
 @st.composite
 def rated_row(draw) -> list[str]:
-    """A row as ``rate`` writes it (puzzle, clues, W, B, status, seconds, error), now and then odd."""
+    """A row as ``rate`` writes it (puzzle, clues, W, B, status, seconds, tail, error), now and then odd."""
     puzzle = draw(st.sampled_from(PUZZLES))
     clues = str(sum(c != "." for c in puzzle))
     w = draw(st.integers(0, 10))
     row = [puzzle, clues, str(w), str(w + draw(st.integers(-1, 1))),
            draw(st.sampled_from(["solved", "solved", "solved", "timeout", "not-solved", "invalid"])),
-           "0.010", ""]
+           "0.010", draw(TAILS), ""]
     if rarely(draw, 5):
-        row[draw(st.integers(0, 6))] = draw(CSV_CELLS)
+        row[draw(st.integers(0, 7))] = draw(CSV_CELLS)
     return row
 
 
@@ -297,7 +298,8 @@ def invoke(base: Path, args: list[str], files: dict[str, bytes], stdin: bytes = 
 @given(st.data())
 def test_check(base_dir, data):
     source = data.draw(source_or_puzzle())
-    args = ["check", source] + options(data.draw, {"-o": output_name(), "--output": output_name()})
+    args = ["check", source] + options(data.draw, {"-o": output_name(), "--output": output_name(),
+                                                   "--format": TEMPLATES})
     invoke(base_dir, args, {"in.txt": data.draw(puzzle_text())}, data.draw(puzzle_text()))
 
 
@@ -322,7 +324,7 @@ def test_rate(base_dir, data):
              "--retry": st.sampled_from(["timeout", "memory,timeout", "invalid", "bogus", "", "solved",
                                          "crashed,not-solved"]),
              "--progress": None, "--no-progress": None, "--jobs": numeric(1, 2)}
-    rare = {"--memory-limit": numeric(0, 2048),
+    rare = {"--memory-limit": numeric(0, 2048), "--format": TEMPLATES,
             "--scheduler": st.sampled_from(["foo", "tcp://", "tcp://host", "host:0", "host:70000", ""])}
     output = [] if rarely(data.draw, 4) else ["-o", "out.csv"]
     args = ["rate", source, *output] + options(data.draw, table, rare) + ["--jobs", "1", "--time-limit", "2"]
@@ -330,6 +332,31 @@ def test_rate(base_dir, data):
     if data.draw(st.booleans()):  # an earlier output to resume or retry from
         files["out.csv"] = data.draw(table_text())
     invoke(base_dir, args, files, data.draw(puzzle_text()))
+
+
+#: --format templates: good ones, unknown columns, broken braces, odd specs, random text
+TEMPLATES = weighted((4, st.sampled_from(["{puzzle} {tail}", "{puzzle}\\t{W:>3} {B}", "{seconds:.1f} {clues:03d}",
+                                          "{solutions} {minimal}", "{{{puzzle}}}"])),
+                     (2, st.sampled_from(["{X}", "{", "}", "{}", "{W:.2q}", "{puzzle:%}", "plain", "",
+                                          "{0.__class__}", "{W!r}", "{W:{x}}"])),
+                     (1, ARG_TEXT))
+
+#: --where conditions: good ones, unknown columns, broken syntax, random text
+CONDITIONS = weighted((4, st.sampled_from(["W >= 2 and B < W", "status == 'solved'", "not (W > 1) or clues < 24",
+                                           "W == ''", "tail > 100", "minimal == true", "`W` != 3", "B<=W"])),
+                      (2, st.sampled_from(["X > 1", "W", "W >", "(W > 1", "W > 1)", "1 < 'a'", "", "and",
+                                           "W >= 2 or", "'unclosed", "W ~ 2", "--W", "1e999 > W"])),
+                      (1, ARG_TEXT))
+
+
+@FUZZ
+@given(st.data())
+def test_select(base_dir, data):
+    source = data.draw(SOURCE)
+    table = {"--where": CONDITIONS, "--split-by": st.sampled_from(["W", "B", "status", "tail", "x", ""]),
+             "-o": output_name((".csv", ".txt", "")), "--puzzles": None, "--format": TEMPLATES}
+    args = ["select", source] + options(data.draw, table)
+    invoke(base_dir, args, {"in.txt": data.draw(table_text())}, data.draw(table_text()))
 
 
 def _stats_table() -> dict:
@@ -425,13 +452,14 @@ def test_count(base_dir, data):
 
 
 @settings(max_examples=max(1, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(command=st.sampled_from(["check", "solve", "stats", "compare", "generate", "count", "rate", "bogus", ""]),
+@given(command=st.sampled_from(["check", "solve", "stats", "compare", "generate", "count", "rate", "select", "bogus",
+                                ""]),
        tokens=st.lists(ARG_TEXT, max_size=4), content=st.binary(max_size=300))
 def test_real_command_line(base_dir, command, tokens, content):
     with tempfile.TemporaryDirectory(dir=base_dir) as directory:
         Path(directory, "in.txt").write_bytes(content)
         args = [command, *tokens]
-        if command in ("check", "solve", "rate", "stats"):
+        if command in ("check", "solve", "rate", "stats", "select"):
             args.insert(1, "in.txt")
         if command == "count":
             args += ["--samples", "1"]

@@ -18,12 +18,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     {"errors", "enums"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
     {"generation"},
     {"resolution"},
     {"engine"},
     {"batch"},
-    {"generate", "count", "stats", "draw"},
+    {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},
 ]
@@ -124,3 +124,15 @@ def test_every_subpackage_is_in_the_wheel():
     present = {".".join(init.parent.relative_to(PACKAGE.parent).parts) for init in PACKAGE.rglob("__init__.py")}
     assert present <= listed, f"not in pyproject.toml packages: {sorted(present - listed)}"
     assert "sudorules.rules" in listed and "py.typed" in config["tool"]["setuptools"]["package-data"]["sudorules"]
+
+
+def test_the_generator_side_is_a_package_of_its_own():
+    """Issue 26: the generators and the counting of minimal puzzles live in sudorules/generation/,
+    beside engine/, batch/ and stats/, not as loose top-level modules."""
+    assert not (PACKAGE / "generate.py").exists() and not (PACKAGE / "count.py").exists()
+    generate = importlib.import_module("sudorules.generation.generate")
+    count = importlib.import_module("sudorules.generation.count")
+    import sudorules
+
+    assert sudorules.generate_puzzles is generate.generate_frame
+    assert sudorules.count_minimals is count.count_minimals

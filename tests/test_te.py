@@ -199,7 +199,7 @@ def test_classify_command(tmp_path):
     run = _cli("classify", str(source), "-o", str(out), "--jobs", "1", "--no-progress")
     assert run.returncode == 1, run.stderr  # the invalid line
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
-    assert list(rows[0]) == ["puzzle", "clues", "te_depth", "B", "BxB", "BxBB", "status", "seconds", "error"]
+    assert list(rows[0]) == ["puzzle", "clues", "te_depth", "B", "BxB", "BxBB", "status", "seconds", "tail", "error"]
     assert [(r["te_depth"], r["B"], r["BxB"], r["BxBB"], r["status"]) for r in rows] == [
         ("0", "", "", "", "solved"), ("1", "1", "", "", "solved"), ("2", "", "2", "", "solved"),
         ("3", "", "", "2", "solved"), ("", "", "", "", "invalid")]

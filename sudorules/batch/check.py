@@ -14,17 +14,19 @@ from typing import IO, Iterable, Iterator, Optional
 import numpy as np
 
 from .. import core
+from ..collection.template import RowTemplate
 from ..generation.canonical import canonical_texts
-from ..reader import PuzzleRecord
+from ..reader import TAIL, PuzzleRecord
 
-#: CSV columns, in order; ``error`` is always the last column, empty for a record that parsed.
-COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", "error")
+#: CSV columns, in order; ``tail`` is the input record's tail, as it was; ``error`` is always the last
+#: column, empty for a record that parsed.
+COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", TAIL, "error")
 
 
 def columns(canonical: bool = False) -> tuple[str, ...]:
     """The CSV columns; with ``canonical``, the ``canonical`` column (the puzzle's minlex form,
-    README "Canonical forms") comes before ``error``."""
-    return COLUMNS[:-1] + ("canonical", "error") if canonical else COLUMNS
+    README "Canonical forms") comes before ``tail`` and ``error``."""
+    return COLUMNS[:-2] + ("canonical", TAIL, "error") if canonical else COLUMNS
 
 #: Puzzles sent to the core per call.
 BATCH_SIZE = 4096
@@ -41,6 +43,7 @@ class CheckRow:
     minimal: Optional[bool] = None
     solution: Optional[str] = None  #: the 81 digits of the solution, only when it is unique
     error: Optional[str] = None
+    tail: str = ""  #: the input record's tail
     canonical: Optional[str] = None  #: the puzzle's canonical form, when asked for
 
     @property
@@ -57,8 +60,13 @@ class CheckRow:
             "" if self.minimal is None else ("true" if self.minimal else "false"),
             self.solution or "",
             *([self.canonical or ""] if canonical else []),
+            self.tail,
             self.error or "",
         ]
+
+    def as_dict(self, canonical: bool = False) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(columns(canonical), self.csv_fields(canonical)))
 
 
 def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE,
@@ -99,13 +107,13 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
     index = 0
     for record in records:
         if record.puzzle is None:
-            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}")
+            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}", tail=record.tail)
             continue
         count = int(counts[index])
         if pencilmark[index]:
             yield CheckRow(puzzle=str(record.puzzle), clues=record.puzzle.clues, solutions=count,
                            solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None,
-                           canonical=forms[index])
+                           canonical=forms[index], tail=record.tail)
             index += 1
             continue
         span = slice(81 * index, 81 * index + 81)
@@ -116,16 +124,23 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
             minimal=bool(minimal[index]),
             solution=solution_texts[span] if count == 1 else None,
             canonical=forms[index],
+            tail=record.tail,
         )
         index += 1
 
 
-def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False) -> bool:
-    """Write the header and one CSV line per row; return True when every row parsed."""
+def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
+              template: Optional[RowTemplate] = None) -> bool:
+    """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
+    per row; return True when every row parsed."""
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(columns(canonical))
+    if template is None:
+        writer.writerow(columns(canonical))
     all_ok = True
     for row in rows:
-        writer.writerow(row.csv_fields(canonical))
+        if template is None:
+            writer.writerow(row.csv_fields(canonical))
+        else:
+            stream.write(template.line(row.as_dict(canonical)))
         all_ok &= row.ok
     return all_ok

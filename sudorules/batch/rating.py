@@ -15,7 +15,7 @@ from ..enums import Status
 from ..resolution.families import RATINGS
 from ..errors import InvalidPuzzleError
 from ..generation.canonical import canonical_text
-from ..reader import PuzzleRecord
+from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
 #: The rule-based ratings and the theory that gives each (from the registry of rule families).
@@ -52,35 +52,45 @@ class RatingRow:
     status: str = "solved"
     seconds: float = 0.0
     error: str = ""
+    tail: str = ""  #: the input record's tail (the generator's tries, a serate rating...), kept as it was
 
-    def values(self, ratings: Sequence[str], canonical: bool = False) -> list[str]:
+    def values(self, ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
         """The CSV cells in the order ``puzzle, clues, <ratings...>, [canonical,] status, seconds,
-        error``; the canonical form (empty when the puzzle text does not parse) is computed here,
-        where the row is written, so workers need not know about it."""
+        tail, error`` (without ``tail`` for an output written before tails were kept, see
+        :func:`header`); the canonical form (empty when the puzzle text does not parse) is computed
+        here, where the row is written, so workers need not know about it."""
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
         if canonical:
             cells.append(canonical_text(self.puzzle))
-        return cells + [self.status, f"{self.seconds:.3f}", self.error]
+        return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
+
+    def as_dict(self, ratings: Sequence[str], canonical: bool = False) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(header(ratings, canonical), self.values(ratings, canonical)))
 
 
-def header(ratings: Sequence[str], canonical: bool = False) -> list[str]:
-    """The CSV header for the requested ratings (and the canonical form's column)."""
-    return ["puzzle", "clues", *ratings, *(["canonical"] if canonical else []), "status", "seconds", "error"]
+def header(ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
+    """The CSV header for the requested ratings (and the canonical form's column); ``tail=False``
+    gives the columns of outputs written before the ``tail`` column existed (they still resume in
+    their own columns)."""
+    return (["puzzle", "clues", *ratings, *(["canonical"] if canonical else []), "status", "seconds"]
+            + ([TAIL] if tail else []) + ["error"])
 
 
 def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,
-               error: str = "", seconds: float = 0.0) -> RatingRow:
+               error: str = "", seconds: float = 0.0, tail: str = "") -> RatingRow:
     """A row for a puzzle that could not be rated (invalid, timeout, memory, crashed)."""
-    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error)
+    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error, tail)
 
 
 def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str, error: str = "",
                       seconds: float = 0.0) -> RatingRow:
-    """A failed row for an input record: its puzzle (or raw text when it did not parse) and clues."""
+    """A failed row for an input record: its puzzle (or raw text when it did not parse), clues and tail."""
     puzzle = record.puzzle
     text = str(puzzle) if puzzle is not None else record.text.strip()
-    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds)
+    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
+                      record.tail)
 
 
 class Rater:
@@ -109,15 +119,13 @@ class Rater:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
         started = time.perf_counter()
         if record.puzzle is None:
-            return failed_row(record.text.strip(), None, self.ratings, "invalid",
-                              f"line {record.line}: {record.error}")
+            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {record.error}")
         puzzle = record.puzzle
         try:
             solution = unique_solution(puzzle)
         except InvalidPuzzleError as error:
-            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", error.reason,
-                              time.perf_counter() - started)
-        row = RatingRow(str(puzzle), puzzle.clues)
+            return record_failed_row(record, self.ratings, "invalid", error.reason, time.perf_counter() - started)
+        row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
         outcomes = self._classify(puzzle, solution, row) if self.classify else [
             self._rate_one(name, puzzle, solution, row) for name in self.ratings]
         row.status = str(max((status for status, _ in outcomes), key=STATUSES.index))
@@ -140,13 +148,19 @@ class Rater:
                                 time_limit=self.time_limit)
             row.ratings[name] = found.depth if name == "TE" else found.value
             return str(found.status), found.error
-        # Whips are braids: a puzzle outside T&E(1) has no W (gW) rating, and rules would spend their
-        # time limit finding it out (0.3-0.6 s on SHC's BxB examples); the test costs ~0.1 ms.
+        # Whips of length <= 2 are confluent: the compiled engine gives their closure, the rating when
+        # it solves the puzzle (W 0-2), else the state where the rules start (rule loading, fact
+        # resets and levels 1-2 were most of an easy puzzle's time); and a puzzle outside T&E(1) has
+        # no W (gW) rating, told at once (the rules took 0.3-0.6 s to fail on SHC's BxB examples).
         g = name.startswith("g")
-        if not te.in_te1(puzzle, g=g, solution=solution):
-            row.ratings[name] = None
+        start = te.short_whips(puzzle, g=g, solution=solution)
+        row.ratings[name] = start.rating
+        if start.beyond:
             return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
-        resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit, solution=solution)
+        if start.state is None:
+            return "solved", ""
+        resolution = self.solver.solve(start.state, RATING_THEORIES[name], time_limit=self.time_limit,
+                                       solution=solution)
         row.ratings[name] = resolution.rating
         return resolution.status if resolution.status in STATUSES else "not-solved", ""
 

@@ -28,10 +28,11 @@ import io
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
+from ..collection.template import RowTemplate
 from ..errors import EXIT_USAGE, Interrupted, OutputError, SudorulesError
 from ..output import check_output, is_stream, open_output, stream_descriptor
 from .pool import OrderedPool, cpu_count, default_memory_limit
@@ -90,6 +91,18 @@ class OutputLock:
             self.fd = None
 
 
+def _without_tail(path: Path, ratings: Sequence[str], canonical: bool = False) -> bool:
+    """True when ``path`` starts with the header of an output written before the ``tail`` column
+    existed (``puzzle,clues,W,status,seconds,error``): such a file is resumed in its own columns
+    rather than refused, so a long run started by an older sudorules can still be finished."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError:
+        return False
+    return first == csv_line(header(ratings, canonical, tail=False)).encode("utf-8")
+
+
 def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
     """The complete rows already in an output file (none if it does not exist or is empty).
 
@@ -104,7 +117,7 @@ def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
     header = csv_line(columns).encode("utf-8")
     if not data.startswith(header):
         first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
-        if first.startswith("puzzle,clues,") and first.endswith(",status,seconds,error"):
+        if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
             raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
                              "use another output file or the same --rating as before")
         raise BatchError(f"{path} is not an output of 'sudorules rate' (its first line is {first[:60]!r}): "
@@ -133,6 +146,7 @@ class BatchSummary:
     workers_replaced: int = 0
     retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
     total: Optional[int] = None  #: puzzle records in the input, where it can be counted ahead
+    notes: list[str] = field(default_factory=list)  #: what the user should know about the output
 
     @property
     def rows(self) -> int:
@@ -176,10 +190,10 @@ def _rater(options: RateOptions) -> Callable:
 
 
 def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
-                summary: BatchSummary, lock: OutputLock, canonical: bool = False) -> None:
+                summary: BatchSummary, lock: OutputLock, canonical: bool = False, tail: bool = True) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
     (see the module docstring: a side file keeps them until the output is rewritten)."""
-    columns = header(ratings, canonical)
+    columns = header(ratings, canonical, tail)
     done = completed_rows(path, columns)
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
@@ -197,7 +211,7 @@ def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[s
         if os.fstat(fd).st_size == 0:
             os.write(fd, csv_line(["row", *columns]).encode())
         for (index, _), new in zip(todo, rate(record for _, record in todo)):
-            cells = new.values(ratings, canonical)
+            cells = new.values(ratings, canonical, tail)
             os.write(fd, csv_line([str(index), *cells]).encode("utf-8"))
             finished[index] = cells
             summary.count(new)
@@ -247,7 +261,8 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
     yield from pool.imap(enumerate(records))
 
 
-def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions()) -> BatchSummary:
+def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions(),
+              template: Optional[RowTemplate] = None) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None or ``-``).
 
     With an output file, resumes: rows already there are kept and their puzzles skipped, except
@@ -255,6 +270,9 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
     written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
     dask.distributed cluster instead of local worker processes (see :class:`RateOptions`).
+
+    ``template`` (``--format``) writes one text line per row instead of the CSV, to standard output
+    or a stream only (an output file is the resumable CSV).
 
     On SIGINT / SIGTERM (:class:`Interrupted`), the workers are stopped, every row written is
     complete, and the exception goes on with the run's summary in its ``summary`` attribute.
@@ -264,12 +282,15 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     if output == "-":
         output = None
     check_output(output, inputs=[source])
+    if template is not None and not (output is None or is_stream(output)):
+        raise BatchError(f"--format writes text lines to standard output; -o {output} is the resumable CSV: "
+                         f"leave out one of them (sudorules select {output} --format ... formats it afterwards)")
     if output is not None and output.endswith(".parquet"):
         return _rate_to_parquet(source, output, options)
     ratings, retry = tuple(options.ratings), tuple(options.retry)
     if retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
-    columns = header(ratings, options.canonical)
+    tail = True  # the tail column, except in an output written before it existed (resumed as it is)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
     rate = _rater(options)
@@ -279,23 +300,29 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     try:
         if output is None or is_stream(output):
             handle_fd = _opened(lambda: stream_descriptor(output or "-"), output)
-            _write(handle_fd, csv_line(columns), output)
+            if template is None:
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
             records = read_puzzle_file(source)
         else:
             path = Path(output)
             lock = _opened(OutputLock(path).acquire, output)
+            tail = not _without_tail(path, ratings, options.canonical)
+            if not tail:
+                summary.notes.append(f"{output} has no tail column (written before tails were kept): "
+                                     "resumed in its own columns, without the tails")
             if retry:
-                _retry_rows(source, path, ratings, set(retry), rate, summary, lock, options.canonical)
-            done = completed_rows(path, columns)
+                _retry_rows(source, path, ratings, set(retry), rate, summary, lock, options.canonical, tail)
+            done = completed_rows(path, header(ratings, options.canonical, tail))
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
             if not done and path.stat().st_size == 0:
-                _write(handle_fd, csv_line(columns), output)
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
             records = _skip_done(read_puzzle_file(source), done)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
         summary.total = _count_records(source) if source != "-" else None
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
-            _write(handle_fd, csv_line(row.values(ratings, options.canonical)), output)
+            _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
+                   else template.line(row.as_dict(ratings, options.canonical)), output)
             summary.count(row)
             if bar is not None:
                 bar.update(1)
@@ -342,7 +369,8 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     if Path(output).exists() and not Path(partial).exists():
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
     summary = rate_file(source, partial, options)
-    table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
+    table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
+                        keep_default_na=False)
     for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     with open_output(output, binary=True, inputs=[source]) as stream:

@@ -113,6 +113,7 @@ from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
 from . import generate  # noqa: E402,F401
 from . import count  # noqa: E402,F401
+from . import select  # noqa: E402,F401
 from . import canon  # noqa: E402,F401
 
 __all__ = ["EXIT_USAGE", "fail", "install_signal_handlers", "main"]

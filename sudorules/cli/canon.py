@@ -94,8 +94,8 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
                 if form in seen:
                     continue
                 seen.add(form)
-            fields = [form] + ([str(counts[k])] if automorphisms else []) + ([record.tail] if record.tail else [])
-            stream.write(" ".join(fields) + "\n")  # type: ignore[arg-type]
+            text = " ".join([form] + ([str(counts[k])] if automorphisms else []))  # type: ignore[list-item]
+            stream.write(record.with_tail(text) + "\n")  # the tail as every text output keeps it
             written += 1
     return total, written, bad
 

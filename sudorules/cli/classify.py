@@ -9,10 +9,12 @@ from typing import Optional
 
 import click
 
-from ..batch.rating import classify_columns
+from ..batch.rating import classify_columns, header
+from ..collection.template import row_template
 from ..batch.runner import RateOptions
 from ..reader import looks_like_puzzle, names_file
 from . import main
+from .template_option import format_option
 from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
 
 
@@ -36,30 +38,32 @@ from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
               help="Classify on this dask.distributed cluster instead of local worker processes.")
 @click.option("--retry", default="", metavar="STATUS[,STATUS]", callback=_list_option(RETRY_STATUSES, "status"),
               help="Classify again the rows of the -o file with these statuses, and put the new rows in place.")
+@format_option("{puzzle} {te_depth} {B}{BxB}{BxBB} {tail}", "; standard output only (-o writes the resumable CSV)")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth: int, max_length: int, gflag: bool,
              time_limit: Optional[float], memory_limit: Optional[int], scheduler: Optional[str],
-             retry: tuple[str, ...], progress: Optional[bool]) -> None:
+             retry: tuple[str, ...], template: Optional[str], progress: Optional[bool]) -> None:
     """Classify every puzzle of FILE (or stdin, or the PUZZLE given) by T&E-depth, with its B rating
     (depth 1), BxB (depth 2) or BxBB (depth 3), and write CSV rows in input order.
 
     Columns: puzzle, clues, te_depth (gte_depth with --g), B, BxB, BxBB (the one of the puzzle's depth,
     the others empty; all empty at depth 0), status (solved when classified; beyond-te1/-te2/-te3
     past --max-depth, not-solved past --max-length, timeout, memory, crashed, invalid), seconds,
-    error.  Resumable with -o like rate; on all cores or a dask cluster.  Exit status 1 when some row
+    tail (whatever followed the puzzle on its input line), error.  Resumable with -o like rate; on all cores or a dask cluster.  Exit status 1 when some row
     is invalid or crashed.
     """
+    formatted = row_template(template, header(classify_columns(gflag)))  # checked before any work
     options = RateOptions(
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
         progress=sys.stderr.isatty() if progress is None else progress, max_depth=max_depth)
     if source == "-" or names_file(source) or not looks_like_puzzle(source):
-        run_batch(source, output, options, verb="classified")
+        run_batch(source, output, options, verb="classified", template=formatted)
         return
     # A puzzle given as the argument: a one-puzzle file of our own, so the batch (and -o) work as usual.
     with tempfile.TemporaryDirectory(prefix="sudorules-classify-") as folder:
         path = os.path.join(folder, "puzzle.txt")
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(source + "\n")
-        run_batch(path, output, options, verb="classified")
+        run_batch(path, output, options, verb="classified", template=formatted)

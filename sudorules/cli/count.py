@@ -8,7 +8,7 @@ from typing import Optional
 import click
 from tqdm import tqdm
 
-from ..count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
+from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
 from ..output import open_output
 from . import main
 from .generate import plural, stop_on_signals

@@ -13,7 +13,7 @@ import click
 from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, SudorulesError
-from ..generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
+from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..output import open_output
 from ..reader import open_lines
 from . import main

@@ -10,9 +10,11 @@ import click
 
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted
-from ..batch.rating import ALL_RATINGS, STATUSES
+from ..batch.rating import ALL_RATINGS, STATUSES, header
+from ..collection.template import RowTemplate, row_template
 from ..resolution.families import THEORIES
 from . import main
+from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
 RETRY_STATUSES = tuple(s for s in STATUSES if s != "solved")
@@ -80,6 +82,7 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
 @click.option("--retry", default="", metavar="STATUS[,STATUS]", callback=_list_option(RETRY_STATUSES, "status"),
               help=f"Rate again the rows of the -o file with these statuses ({', '.join(RETRY_STATUSES)}), "
                    "say with more memory or time, and put the new rows in their place.")
+@format_option("{puzzle} {W} {tail}", "; standard output only (-o writes the resumable CSV)")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
 @click.option("--canonical", is_flag=True,
@@ -87,7 +90,7 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
                    "equivalent puzzles (see 'sudorules canon').")
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
-         progress: Optional[bool], canonical: bool) -> None:
+         progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
     """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -95,20 +98,25 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     in .parquet gives a Parquet file.
 
     Columns: puzzle, clues, the requested ratings, status (solved, not-solved, timeout, memory,
-    crashed, invalid), seconds, error (the reason for invalid and failed rows).  A rating is empty
-    unless its theory solved the puzzle.  Exit status 1 when some row is invalid or crashed.
+    crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
+    reason for invalid and failed rows).  A rating is empty unless its theory solved the puzzle.
+    Exit status 1 when some row is invalid or crashed.
     """
+    formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
-        progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated")
+        progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated",
+        template=formatted)
 
 
-def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str) -> None:
+def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str,
+              template: Optional[RowTemplate] = None) -> None:
     """Run a batch (``rate``, ``classify``) and end as they end: a summary line on stderr, exit status 1
-    when some row is invalid or crashed, the interrupted run's count on Ctrl-C."""
+    when some row is invalid or crashed, the interrupted run's count on Ctrl-C.  ``template``
+    (``--format``): text lines on standard output instead of the CSV."""
     try:
-        summary = rate_file(source, output, options)
+        summary = rate_file(source, output, options, template)
     except ImportError as error:
         raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from None
     except Interrupted as stop:
@@ -125,5 +133,7 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
                + (f" ({counts})" if counts else "")
                + (f"; {plural(summary.retried, 'earlier row')} replaced" if summary.retried else "")
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)
+    for note in summary.notes:
+        click.echo(f"note: {note}", err=True)
     if summary.statuses.get("invalid") or summary.statuses.get("crashed"):
         raise click.exceptions.Exit(EXIT_INVALID)

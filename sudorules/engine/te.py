@@ -128,6 +128,30 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
     return Rating(answer["value"], Status.SOLVED)
 
 
+@dataclass(frozen=True)
+class ShortWhips:
+    """What whips of length <= 2 (g-whips with ``g``) do to a puzzle: its W (gW) rating when they
+    solve it, else the state they leave as a pencilmark puzzle; ``beyond`` for a puzzle outside T&E(1)
+    (gT&E(1)), which no whip solves."""
+
+    rating: Optional[int]
+    state: Optional[Puzzle]
+    beyond: bool = False
+
+
+def short_whips(puzzle: Puzzle, *, g: bool = False, solution: Optional[Sequence[int]] = None) -> ShortWhips:
+    """The confluent start of a W (gW) rating: W2 = B2 and gW2 = gB2 (SPEC §5.1) are confluent, so
+    their closure (the compiled engine's braids of length <= 2, about a millisecond) is the state any
+    simplest-first path of whips reaches before its first whip[3], and the rating when it solves the
+    puzzle (W 0-2: 58 % of cb-001).  The rules then need to run only from that state."""
+    answer = _run(puzzle, "B", g=g, length_limit=2, solution=solution)
+    if answer["depth"] < 0:
+        return ShortWhips(None, None, beyond=True)
+    if answer["value"] >= 0:
+        return ShortWhips(answer["value"], None)
+    return ShortWhips(None, Puzzle.from_marks(answer["masks"]))
+
+
 def beyond_te1_reason(g: bool, chain: str) -> str:
     """Why a puzzle outside T&E(1) (gT&E(1)) has no rating by whips or braids (g-whips, g-braids)."""
     return f"not in {'gT&E' if g else 'T&E'}(1), so no {'g-' if g else ''}{chain} solves it (T&E-depth 2 or more)"

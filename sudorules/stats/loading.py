@@ -8,7 +8,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
   or its bytes start with Parquet's ``PAR1``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
-  (``200314``, ``1.16171e+06``) becomes the ``tries`` column;
+  (``200314``, ``1.16171e+06``) becomes the ``tries`` column; so does a numeric ``tail`` column of a
+  CSV or Parquet output (``check``, ``rate`` and ``select`` keep each record's tail there), so a rated
+  controlled-bias file gives the numbers of minimal puzzles per grid as the puzzle file does;
 * line-aligned plain files of one value per line (``W-ratings.txt``, ``SER.txt``...), added as named
   columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
   lines as the table has rows.
@@ -46,21 +48,22 @@ from __future__ import annotations
 import csv
 import io
 import math
-import sys
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import pandas as pd
 
+from ..collection.table import TableError, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
-from ..reader import check_source, read_puzzles
+from ..reader import TAIL, read_puzzles
 
 SOLVED = "solved"
 #: status given to a CSV row that cannot be read (its number of fields differs from the header's)
 UNREADABLE = "unreadable"
 INVALID = "invalid"
 #: columns that are never statistics: identity, bookkeeping and text columns
-NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical")
+NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical",
+                     TAIL)
 CLUES = "clues"
 TRIES = "tries"
 STDIN = "-"
@@ -68,7 +71,6 @@ STDIN = "-"
 #: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
 KNOWN_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT",
                  "SUEX9", "SUEXT", "GSF-Q1")
-BOM = "\ufeff"
 
 
 class StatsInputError(SudorulesError, ValueError):
@@ -204,31 +206,18 @@ class _Sources:
             if self.stdin_used:
                 raise StatsFileError("- (standard input) is given twice; it can be read only once")
             self.stdin_used = True
-            stream = getattr(sys.stdin, "buffer", None)
-            try:
-                return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
-            except OSError as error:
-                raise StatsFileError(f"stdin: {error.strerror or error}") from None
         try:
-            check_source(name)
+            return read_bytes(name)
         except InputError as error:
             raise StatsFileError(str(error)) from None
-        try:
-            with open(name, "rb") as handle:
-                return handle.read()
-        except OSError as error:
-            raise StatsFileError(f"{name}: {error.strerror or error}") from None
 
 
 def decode_text(name: str, data: bytes) -> str:
     """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise StatsInputError(f"{shown(name)} line {line}: not UTF-8 text "
-                              f"(byte 0x{data[error.start]:02x}); is it the right file?") from None
-    return text[len(BOM):] if text.startswith(BOM) else text
+        return table_text(name, data)
+    except TableError as error:
+        raise StatsInputError(str(error)) from None
 
 
 def _is_csv(name: str, text: str) -> bool:
@@ -303,14 +292,9 @@ def _check_header(name: str, line: int, header: list[str]) -> None:
 def read_parquet_bytes(name: str, data: bytes) -> pd.DataFrame:
     """A Parquet output of ``sudorules rate`` (needs pyarrow, the ``parquet`` extra), read like a CSV."""
     try:
-        frame = pd.read_parquet(io.BytesIO(data))
-    except ImportError:
-        raise StatsInputError(f"{shown(name)}: reading Parquet needs pyarrow: "
-                              "pip install 'sudorules[parquet]'") from None
-    except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
-        message = (str(error).splitlines() or [type(error).__name__])[0]
-        raise StatsInputError(f"{shown(name)}: not a readable Parquet file ({message})") from None
-    raw = frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v))).astype(str)
+        raw = parquet_strings(name, data)
+    except TableError as error:
+        raise StatsInputError(str(error)) from None
     _check_header(name, 1, [str(c) for c in raw.columns])
     return _typed_table(name, raw, list(range(1, len(raw) + 1)))
 
@@ -334,6 +318,10 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
             table[column_name] = _text(column)  # a text column (e.g. a reason): not a statistic
             continue
         table[column_name] = _numeric_column(name, column_name, column, counted, lines)
+    if TRIES not in table and TAIL in table:  # a rated controlled-bias file: its tails are the tries
+        tries = table[TAIL].map(tries_of_tail)
+        if tries.notna().any():
+            table[TRIES] = tries
     if CLUES not in table and "puzzle" in table:
         table[CLUES] = table["puzzle"].map(_clue_count)
     if CLUES in table and "status" in table:
@@ -366,17 +354,24 @@ def _clue_count(puzzle: Optional[str]) -> float:
     return float(sum(1 for c in grid[:81] if c not in "0.")) if len(grid) >= 81 else math.nan
 
 
+def tries_of_tail(tail: Optional[str]) -> float:
+    """The generator's tries count a record's tail holds (``200314``, ``1.16171e+06``: the published
+    controlled-bias collection and ``generate --method controlled-bias``), NaN for any other tail."""
+    value = _to_number(tail.strip()) if isinstance(tail, str) and tail.strip() else None
+    return math.nan if value is None else value
+
+
 def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
     """A puzzle file as a table: line, puzzle, clues, tries (the numeric tail) and status/error for bad lines."""
     rows = []
     for record in read_puzzles(_lines(text)):
-        tries = _to_number(record.tail) if record.tail else None
+        tries = tries_of_tail(record.tail)
         rows.append({
             "line": record.line,
             "source": shown(name),
             "puzzle": str(record.puzzle) if record.ok else record.text.strip(),
             CLUES: float(record.puzzle.clues) if record.ok else math.nan,
-            TRIES: math.nan if tries is None else tries,
+            TRIES: tries,
             "status": None if record.ok else INVALID,
             "error": record.error,
         })

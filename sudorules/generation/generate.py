@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 
 import numpy as np
 
-from . import _generate
+from .. import _generate
 
 if TYPE_CHECKING:
     import pandas as pd
