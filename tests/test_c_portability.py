@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sudorules import _generate
-from sudorules.generate import generate, puzzle_strings
+from sudorules.generation.generate import generate, puzzle_strings
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "generator"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sudorules import _generate, core
-from sudorules.generate import generate
+from sudorules.generation.generate import generate
 
 
 def definition(grid: np.ndarray, order: np.ndarray, untested: int) -> tuple[int, np.ndarray]:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sudorules import _generate
-from sudorules.generate import generate, puzzle_strings
+from sudorules.generation.generate import generate, puzzle_strings
 
 SEED_1 = {
     "bottom-up": [
