@@ -38,11 +38,16 @@ class Theory(_StrEnum):
 
     @classmethod
     def of(cls, value: "Theory | str") -> "Theory":
-        """The member named ``value``, or ``ValueError`` listing the theories."""
+        """The member named ``value`` in any case (``gw`` is ``gW``), or ``ValueError`` listing the
+        theories."""
         try:
             return cls(value)
         except ValueError:
-            raise ValueError(f"unknown theory {value!r}: choose among {', '.join(t.value for t in cls)}") from None
+            pass
+        for theory in cls:
+            if isinstance(value, str) and theory.value.lower() == value.lower():
+                return theory
+        raise ValueError(f"unknown theory {value!r}: choose among {', '.join(t.value for t in cls)}")
 
 
 class Status(_StrEnum):

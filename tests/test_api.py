@@ -112,7 +112,7 @@ def test_rate_and_check_take_strings_puzzles_and_bad_lines(generated):
     mixed = [generated[0], sudorules.Puzzle.from_string(generated[1]), "12x", "1" + "." * 80]
     table = sudorules.rate(mixed, ratings=("W",))
     assert list(table["status"]) == ["solved", "solved", "invalid", "invalid"]
-    assert table["error"][2].startswith("line 3: ") and table["error"][3] == "several solutions"
+    assert table["error"][2].startswith("line 3: ") and table["error"][3] == "line 4: several solutions"
     checked = sudorules.check(mixed)
     assert list(checked["solutions"][:2]) == [1, 1] and checked["minimal"][0]
     assert checked["solutions"][3] == 2 and bool(checked["error"][2])

@@ -10,15 +10,22 @@ bug by its own account).  A few examples also go through the real command line i
 Values that could make a run long (-n, --size, --samples, --minutes, --jobs, --time-limit, a
 scheduler address...) are drawn from small ranges or from text that does not parse as a number;
 file names never hold ``/`` (every file lives in a fresh directory), and NUL, which argv cannot
-carry, is left out.
+carry, is left out.  Puzzle lines are mutated with non-ASCII digits too (``²``, ``①``, ``٣``,
+``９``: ``str.isdigit()`` accepts them, ``int()`` some of them).
+
+The real command line also gets SIGINT (Ctrl-C) at random moments from its start on, and readers
+that close its standard output early (issue 27): a few examples in the default run, many with
+``pytest -m slow``.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -107,8 +114,12 @@ def _mutate(puzzle: str, data) -> str:
         if not chars:
             break
         i = data.draw(st.integers(0, len(chars) - 1))
-        chars[i] = data.draw(st.sampled_from(list("0123456789.x|+- \t\ufeff\u00e9")))
+        chars[i] = data.draw(st.sampled_from(list("0123456789.x|+- \t\ufeff\u00e9") + NON_ASCII_DIGITS))
     return "".join(chars)
+
+
+#: characters that str.isdigit() calls digits (int() reads the last three): never grid digits
+NON_ASCII_DIGITS = ["\u00b2", "\u00b3", "\u2460", "\u0663", "\uff19", "\u09e9"]
 
 
 @st.composite
@@ -116,7 +127,7 @@ def puzzle_line(draw) -> str:
     """A line near a puzzle: valid, mutated, cut, with a tail, in grid form, 729 candidates..."""
     puzzle = draw(st.sampled_from(PUZZLES))
     kind = draw(st.sampled_from(["valid", "mutated", "cut", "tail", "grid", "pencilmark", "comment", "blank",
-                                 "random"]))
+                                 "digits", "random"]))
     if kind == "valid":
         return puzzle
     if kind == "mutated":
@@ -133,6 +144,10 @@ def puzzle_line(draw) -> str:
         return "# " + draw(ARG_TEXT)
     if kind == "blank":
         return draw(st.sampled_from(["", " ", "\t"]))
+    if kind == "digits":  # a row of the grid or candidate form with non-ASCII digits in its tokens
+        tokens = [draw(st.text(alphabet=list("123456789") + NON_ASCII_DIGITS, min_size=1, max_size=3))
+                  for _ in range(9)]
+        return " ".join(tokens)
     return draw(st.text(max_size=100).map(lambda t: t.replace("\x00", "")))
 
 
@@ -475,3 +490,89 @@ def test_real_command_line(base_dir, command, tokens, content):
     shown = f"sudorules {args!r}\nexit {result.returncode}\n{output[-3000:]}"
     assert TRACEBACK not in output and "internal error" not in output, shown
     assert result.returncode in EXIT_STATUSES, shown
+
+
+# ----------------------------------------------------------------------------------------------
+# signals at random moments, standard output closed early (the real command, in a subprocess)
+
+
+def _interruptible_commands(directory: Path) -> dict[str, list[str]]:
+    """Runs of a few seconds, each writing something as it goes."""
+    puzzles = (DEMO.read_text().splitlines() * 2)
+    (directory / "in.txt").write_text("\n".join(puzzles) + "\n")
+    return {
+        "check": ["check", "in.txt", "-o", "out.csv"],
+        "solve": ["solve", "in.txt"],
+        "rate": ["rate", "in.txt", "--jobs", "2", "-o", "out.csv"],
+        "generate": ["generate", "-m", "top-down", "-n", "200000", "-o", "out.txt"],
+        "count": ["count", "-m", "subsets", "-s", "33", "--samples", "200"],
+        "stats": ["stats", "in.txt"],
+    }
+
+
+def _sigint_examples(examples: int):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.function_scoped_fixture])
+    @given(command=st.sampled_from(["check", "solve", "rate", "generate", "count", "stats"]),
+           delay=st.floats(0.0, 2.5))
+    def check(base_dir, command, delay):
+        from test_dependable import assert_interrupted_cleanly, sigint_at
+
+        with tempfile.TemporaryDirectory(dir=base_dir) as name:
+            directory = Path(name)
+            guarded, code, err = sigint_at(_interruptible_commands(directory)[command], directory, delay)
+            assert_interrupted_cleanly(guarded, code, err, f"{command}, SIGINT after {delay:.2f} s")
+            event(f"{command}: {'guarded' if guarded else 'before the guard'}, exit {code}")
+            out = directory / "out.csv"
+            if command == "rate" and out.exists() and out.stat().st_size:
+                assert out.read_bytes().endswith(b"\n"), f"rate left a partial row:\n{err}"
+            leftovers = [p.name for p in directory.iterdir() if p.name.endswith(".tmp")]
+            if guarded:
+                assert not leftovers, f"{command} left {leftovers} after SIGINT ({err})"
+    return check
+
+
+@pytest.mark.parametrize("examples", [4, pytest.param(60, marks=pytest.mark.slow)])
+def test_sigint_at_a_random_moment(base_dir, examples):
+    """Ctrl-C at a random moment from 0 s on, while Python starts, imports, runs or writes: once the
+    command's guard is in place, status 130 (or 0 when it had finished), one line, no traceback,
+    complete output."""
+    _sigint_examples(examples)(base_dir)
+
+
+def _closed_stdout_examples(examples: int):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.function_scoped_fixture])
+    @given(command=st.sampled_from(["check", "solve", "rate", "generate", "count", "stats", "help"]),
+           keep=st.integers(0, 5000))
+    def check(base_dir, command, keep):
+        with tempfile.TemporaryDirectory(dir=base_dir) as name:
+            directory = Path(name)
+            args = {**_interruptible_commands(directory), "help": ["--help"], "check": ["check", "in.txt"],
+                    "rate": ["rate", "in.txt", "--jobs", "1"], "generate": ["generate", "-m", "top-down", "-n", "3000"]}
+            env = dict(os.environ)
+            env.pop("SUDORULES_DEBUG", None)
+            process = subprocess.Popen([sys.executable, "-m", "sudorules", *args[command]], cwd=directory,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            try:
+                process.stdout.read(keep)  # the reader takes some bytes, then goes
+                process.stdout.close()
+                err = process.stderr.read().decode("utf-8", "replace")
+                process.wait(timeout=120)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+            shown = f"sudorules {args[command]!r}, stdout closed after {keep} bytes: exit {process.returncode}\n{err}"
+            assert process.returncode in (0, 141), shown
+            assert err.strip() == "" or (command in ("rate", "count") and "Error" not in err
+                                         and TRACEBACK not in err), shown
+            event(f"{command}: exit {process.returncode}")
+    return check
+
+
+@pytest.mark.parametrize("examples", [4, pytest.param(60, marks=pytest.mark.slow)])
+def test_standard_output_closed_early(base_dir, examples):
+    """A reader that closes standard output after a random number of bytes (``| head -c N``): the
+    command ends quietly, 141 (or 0 when it had written everything)."""
+    _closed_stdout_examples(examples)(base_dir)

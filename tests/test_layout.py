@@ -16,13 +16,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 
 LAYERS = [
-    {"errors", "enums"},
+    {"errors", "enums", "extras"},
     {"puzzle"},
     {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
     {"generation"},
     {"resolution"},
     {"engine"},
-    {"batch"},
+    {"batch", "options"},  # options: jobs are capped by the cores (batch.pool.cpu_count)
     {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},

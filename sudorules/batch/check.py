@@ -16,6 +16,7 @@ import numpy as np
 from .. import core
 from ..collection.template import RowTemplate
 from ..generation.canonical import canonical_texts
+from ..output import csv_cell
 from ..reader import TAIL, PuzzleRecord
 
 #: CSV columns, in order; ``tail`` is the input record's tail, as it was; ``error`` is always the last
@@ -132,14 +133,15 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
 def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
               template: Optional[RowTemplate] = None) -> bool:
     """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
-    per row; return True when every row parsed."""
+    per row; return True when every row parsed.  CSV cells as :func:`~sudorules.output.csv_line`
+    writes them (an invalid line's raw text made safe for spreadsheets)."""
     writer = csv.writer(stream, lineterminator="\n")
     if template is None:
         writer.writerow(columns(canonical))
     all_ok = True
     for row in rows:
         if template is None:
-            writer.writerow(row.csv_fields(canonical))
+            writer.writerow([csv_cell(cell) for cell in row.csv_fields(canonical)])
         else:
             stream.write(template.line(row.as_dict(canonical)))
         all_ok &= row.ok

@@ -8,12 +8,12 @@ per process and reused for every puzzle; the compiled ratings need no loading.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Optional, Sequence
 
 from ..enums import Status
 from ..resolution.families import RATINGS
-from ..errors import InvalidPuzzleError
+from ..errors import InvalidPuzzleError, OptionError
 from ..generation.canonical import canonical_text
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
@@ -35,6 +35,16 @@ CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
 #: cannot happen to a checked puzzle; it would count as not-solved).
 STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
+
+
+def canonical_rating(name: str) -> str:
+    """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
+    spelt as :data:`ALL_RATINGS` spells it; :class:`~sudorules.errors.OptionError` for any other."""
+    for rating in ALL_RATINGS:
+        if rating.lower() == str(name).strip().lower():
+            return rating
+    reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)}"
+    raise OptionError(f"rating: {reason}", reason)
 
 
 def classify_columns(g: bool = False) -> tuple[str, ...]:
@@ -115,8 +125,10 @@ class Rater:
             if not classify and name not in COMPILED_RATINGS:
                 self.solver.engine(RATING_THEORIES[name])
 
-    def rate(self, record: PuzzleRecord) -> RatingRow:
-        """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
+    def rate(self, record: PuzzleRecord, on_rating: Optional[Callable[[RatingRow], None]] = None) -> RatingRow:
+        """Rate one input record; invalid puzzles get status ``invalid`` with the reason.
+        ``on_rating(row so far)`` is called after each rating (a pool worker sends it to the pool, so
+        that a row whose worker is killed keeps the ratings it finished)."""
         started = time.perf_counter()
         if record.puzzle is None:
             return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {record.error}")
@@ -124,10 +136,18 @@ class Rater:
         try:
             solution = unique_solution(puzzle)
         except InvalidPuzzleError as error:
-            return record_failed_row(record, self.ratings, "invalid", error.reason, time.perf_counter() - started)
+            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {error.reason}",
+                                     time.perf_counter() - started)
         row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
-        outcomes = self._classify(puzzle, solution, row) if self.classify else [
-            self._rate_one(name, puzzle, solution, row) for name in self.ratings]
+        if self.classify:
+            outcomes = self._classify(puzzle, solution, row)
+        else:
+            outcomes = []
+            for name in self.ratings:
+                outcomes.append(self._rate_one(name, puzzle, solution, row))
+                if on_rating is not None:  # the row so far: kept if the worker is killed before the end
+                    on_rating(replace(row, ratings=dict(row.ratings), seconds=time.perf_counter() - started,
+                                      status=str(max((status for status, _ in outcomes), key=STATUSES.index))))
         row.status = str(max((status for status, _ in outcomes), key=STATUSES.index))
         names = ["classify", "gte_depth"] if self.classify else self.ratings
         row.error = "; ".join(f"{name}: {error}" for name, (_, error) in zip(names, outcomes) if error)

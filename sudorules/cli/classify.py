@@ -14,13 +14,14 @@ from ..collection.template import row_template
 from ..batch.runner import RateOptions
 from ..reader import looks_like_puzzle, names_file
 from . import main
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT
 from .template_option import format_option
 from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
 
 
 @main.command()
 @click.argument("source", metavar="FILE|-|PUZZLE")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
+@click.option("--jobs", "-j", type=JOBS, default=None, help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed, as with rate. Default: stdout.")
 @click.option("--max-depth", type=click.IntRange(1, 3), default=3, show_default=True,
@@ -30,9 +31,9 @@ from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
                    "value is empty and the row not-solved.")
 @click.option("--g", "gflag", is_flag=True, default=False,
               help="Also the gT&E-depth (T = BRT + whips[1]), in a column gte_depth.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+@click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle; past it the row gets status timeout.")
-@click.option("--memory-limit", type=click.IntRange(min=0), default=None, metavar="MiB",
+@click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
               help="MiB a worker may grow by; past it the row gets status memory (default: as rate).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
               help="Classify on this dask.distributed cluster instead of local worker processes.")
@@ -56,7 +57,7 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
     formatted = row_template(template, header(classify_columns(gflag)))  # checked before any work
     options = RateOptions(
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,
-        memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
+        memory_limit=memory_limit, scheduler=scheduler, retry=retry,
         progress=sys.stderr.isatty() if progress is None else progress, max_depth=max_depth)
     if source == "-" or names_file(source) or not looks_like_puzzle(source):
         run_batch(source, output, options, verb="classified", template=formatted)

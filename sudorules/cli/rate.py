@@ -14,6 +14,7 @@ from ..batch.rating import ALL_RATINGS, STATUSES, header
 from ..collection.template import RowTemplate, row_template
 from ..resolution.families import THEORIES
 from . import main
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT
 from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -27,9 +28,12 @@ def plural(count: int, noun: str) -> str:
 
 
 def _list_option(choices: tuple[str, ...], what: str):
-    """A click callback for a comma-separated list drawn from ``choices``, each at most once."""
+    """A click callback for a comma-separated list drawn from ``choices`` (in any case: ``w,gb`` is
+    ``W,gB``), each at most once."""
+    spelt = {choice.lower(): choice for choice in choices}
+
     def parse(_ctx, _param, value: str) -> tuple[str, ...]:
-        names = tuple(v.strip() for v in value.split(",") if v.strip())
+        names = tuple(spelt.get(v.strip().lower(), v.strip()) for v in value.split(",") if v.strip())
         unknown = [n for n in names if n not in choices]
         if unknown:
             raise click.BadParameter(f"unknown {what} {unknown[0]!r}: choose among {', '.join(choices)} "
@@ -66,15 +70,16 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
                    + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
                      "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
                      "beyond-te1 by B and gB at once (and by W, gW when they fail).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
+@click.option("--jobs", "-j", type=JOBS, default=None,
+              help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "
                    "run on the same file is refused while the first one writes. Default: stdout.")
 @click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
               help="Longest whip / braid tried.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+@click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle and rating; past it the row gets status timeout.")
-@click.option("--memory-limit", type=click.IntRange(min=0), default=None, metavar="MiB",
+@click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
               help="MiB a worker may grow by past its loaded rules; past it the worker is replaced and the row "
                    "gets status memory. Default: the available memory divided by --jobs. 0: no limit.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
@@ -105,7 +110,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
-        memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
+        memory_limit=memory_limit, scheduler=scheduler, retry=retry,
         progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated",
         template=formatted)
 
@@ -117,8 +122,6 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
     (``--format``): text lines on standard output instead of the CSV."""
     try:
         summary = rate_file(source, output, options, template)
-    except ImportError as error:
-        raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from None
     except Interrupted as stop:
         done = getattr(stop, "summary", None)
         if done is not None:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Optional, Sequence
 
 from ..errors import OptionError, OutputError
-from ..output import open_output
+from ..output import csv_cell, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
 from .table import Table, TableError, unknown_column
@@ -57,7 +57,7 @@ class Writer:
         if self.kind == "csv":
             writer = csv.writer(stream, lineterminator="\n")
             writer.writerow(table.columns)
-            writer.writerows(table.rows[i] for i in indices)
+            writer.writerows([csv_cell(cell) for cell in table.rows[i]] for i in indices)  # as csv_line writes
         elif self.kind == "puzzles":
             puzzle = table.column("puzzle")
             tail = table.columns.index(TAIL) if TAIL in table.columns else None

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError, OptionError, SudorulesError
+from ..extras import require
+from ..output import csv_text
 from ..reader import check_source
 
 BOM = "\ufeff"
@@ -84,10 +86,9 @@ def parquet_strings(name: str, data: bytes):
     when pyarrow is missing or the bytes are not Parquet."""
     import pandas as pd
 
+    require("pyarrow", f"reading {shown(name)} (Parquet)")  # MissingDependencyError: status 2
     try:
         frame = pd.read_parquet(io.BytesIO(data))
-    except ImportError:
-        raise TableError(f"{shown(name)}: reading Parquet needs pyarrow: pip install 'sudorules[parquet]'") from None
     except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
         message = (str(error).splitlines() or [type(error).__name__])[0]
         raise TableError(f"{shown(name)}: not a readable Parquet file ({message})") from None
@@ -137,7 +138,7 @@ def csv_table(name: str, text: str) -> Table:
                 continue
             if len(cells) != len(columns):
                 raise TableError(f"{shown(name)} line {line}: {len(cells)} cells, the header has {len(columns)}")
-            rows.append(cells)
+            rows.append([csv_text(cell) for cell in cells])  # '=... as our outputs write it: =...
             lines.append(line)
     except csv.Error as error:
         raise TableError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None

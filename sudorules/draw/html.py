@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Iterator, Optional, Sequence, Union
 from xml.sax.saxutils import escape
 
+from ..errors import OutputError
 from ..output import open_output
 from ..puzzle import Puzzle
 from ..resolution.path import most_complex_rule
@@ -250,7 +251,7 @@ SCRIPT = r"""
     section.setAttribute("data-theory", path.th);
     section.setAttribute("data-status", path.st);
     section.setAttribute("data-rating", String(path.ra));
-    viewer.number.textContent = String(index + 1);
+    viewer.number.textContent = String(path.no);
     viewer.code.textContent = path.p;
     viewer.meta.innerHTML = path.n + " givens \u00b7 theory " + esc(path.th) + " \u00b7 " + esc(path.st) +
       " \u00b7 <strong>" + esc(path.s) + "</strong>";
@@ -432,27 +433,32 @@ def _json_for_script(data: object) -> str:
             .replace("</", "<\\/").replace("<!--", "<\\!--"))
 
 
-def _index(resolutions: Sequence[Resolution]) -> str:
-    """The table of the puzzles, each a link that opens it (none for a single puzzle)."""
+def _index(resolutions: Sequence[Resolution], numbers: Sequence[int]) -> str:
+    """The table of the puzzles (``numbers``: as shown), each a link that opens it (none for a single
+    puzzle)."""
     if len(resolutions) < 2:
         return ""
     rows = "".join(
-        f'<tr data-open="{i}"><td>{i}</td><td><a href="#puzzle={i}" data-open="{i}"><code>'
+        f'<tr data-open="{i}"><td>{shown}</td><td><a href="#puzzle={i}" data-open="{i}"><code>'
         f"{escape(str(puzzle_of(r)))}</code></a></td><td>{puzzle_of(r).clues}</td>"
-        f"<td>{escape(_summary(r))}</td></tr>" for i, r in enumerate(resolutions, start=1))
+        f"<td>{escape(_summary(r))}</td></tr>" for i, (r, shown) in enumerate(zip(resolutions, numbers), start=1))
     return (f'<details class="sr-index" open><summary>{len(resolutions)} puzzles: click one to open it</summary>'
             "<div><table><thead><tr><th>#</th><th>puzzle</th><th>givens</th><th>rating \u00b7 steps</th></tr>"
             f"</thead><tbody>{rows}</tbody></table></div></details>")
 
 
-def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: bool) -> str:
-    """The index, the viewer's markup, data and script, inside ``<div class="sudorules-viewer" id=root_id>``."""
+def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: bool,
+            numbers: Optional[Sequence[int]] = None) -> str:
+    """The index, the viewer's markup, data and script, inside ``<div class="sudorules-viewer" id=root_id>``;
+    ``numbers``: the puzzles' numbers as shown (1, 2, ... by default)."""
     if not resolutions:
         raise ValueError("no resolution to show")
+    numbers = list(range(1, len(resolutions) + 1)) if numbers is None else list(numbers)
     elements = _Elements()
     paths, first = [], None
-    for resolution in resolutions:
+    for resolution, shown in zip(resolutions, numbers):
         path, parts = _path_data(resolution, elements)
+        path["no"] = shown
         paths.append(path)
         first = first or (path, parts)
     path, parts = first
@@ -464,7 +470,7 @@ def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: 
     section = (
         f'<section class="sr-puzzle" id="{root_id}-puzzle" data-puzzle="1" data-theory="{escape(path["th"])}" '
         f'data-status="{escape(path["st"])}" data-rating="{path["ra"]}" tabindex="-1">'
-        f'<h2>Puzzle <span class="sr-number">1</span>: <code class="sr-code">{escape(path["p"])}</code></h2>'
+        f'<h2>Puzzle <span class="sr-number">{numbers[0]}</span>: <code class="sr-code">{escape(path["p"])}</code></h2>'
         f'<p class="sr-meta">{path["n"]} givens \u00b7 theory {escape(path["th"])} \u00b7 {escape(path["st"])} '
         f'\u00b7 <strong>{escape(path["s"])}</strong></p>'
         f'<div class="sr-controls">'
@@ -481,18 +487,20 @@ def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: 
     data = {"open": svg_open(size), "background": svg_background(), "lines": GRID_LINES, "elements": elements.items,
             "paths": paths}
     script = SCRIPT.replace("__ROOT__", json.dumps(root_id)).replace("__PAGE__", "true" if page else "false")
-    return (f'<div class="sudorules-viewer" id="{root_id}">' + _index(resolutions) + section
+    return (f'<div class="sudorules-viewer" id="{root_id}">' + _index(resolutions, numbers) + section
             + f'<script type="application/json" class="sr-data">{_json_for_script(data)}</script>'
             + f"<script>{script}</script></div>")
 
 
 def path_html(resolutions: Union[Resolution, Sequence[Resolution]], *, title: str = "Sudoku resolution paths",
-              size: float = 540) -> str:
+              size: float = 540, numbers: Optional[Sequence[int]] = None) -> str:
     """One self-contained HTML page showing the resolution path of each resolution, step by step: an
     index of the puzzles and one viewer, which draws a puzzle's steps when it is opened.
 
-    ``size`` is the width of the grid in pixels.  The page needs no server and no network.  Its URL
-    fragment ``#puzzle=P&step=K`` (K a step number from 1, or ``end``) opens step K of puzzle P."""
+    ``size`` is the width of the grid in pixels; ``numbers`` the puzzles' numbers as shown (1, 2, ...
+    by default; ``sudorules solve`` shows a puzzle given alone as Puzzle 0, as its printed path
+    does).  The page needs no server and no network.  Its URL fragment ``#puzzle=P&step=K`` (K a
+    step number from 1, or ``end``) opens step K of the P-th puzzle of the page."""
     if isinstance(resolutions, Resolution):
         resolutions = [resolutions]
     return ("<!DOCTYPE html>\n"
@@ -500,7 +508,7 @@ def path_html(resolutions: Union[Resolution, Sequence[Resolution]], *, title: st
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<script>{ERROR_SCRIPT}</script><style>{PAGE_CSS}{CSS}</style></head><body>"
             f'<header><h1>{escape(title)}</h1><pre id="errors"></pre></header>'
-            f"{_viewer(resolutions, 'sudorules', size, page=True)}"
+            f"{_viewer(resolutions, 'sudorules', size, page=True, numbers=numbers)}"
             "</body></html>\n")
 
 
@@ -513,27 +521,31 @@ def resolution_html(resolution: Union[Resolution, Sequence[Resolution]], *, size
 
 
 def write_path_html(resolutions: Union[Resolution, Sequence[Resolution]], target: PathLike, *,
-                    title: str = "Sudoku resolution paths", size: float = 540, inputs: Sequence[PathLike] = ()) -> None:
+                    title: str = "Sudoku resolution paths", size: float = 540, inputs: Sequence[PathLike] = (),
+                    numbers: Optional[Sequence[int]] = None) -> None:
     """Write :func:`path_html` to ``target`` (through :func:`sudorules.output.open_output`)."""
-    text = path_html(resolutions, title=title, size=size)
+    text = path_html(resolutions, title=title, size=size, numbers=numbers)
     with open_output(target, inputs=inputs) as stream:
         stream.write(text)
 
 
 def svg_steps(resolution: Resolution, directory: PathLike, *, size: float = 480, caption: bool = True,
-              legend: bool = True, prefix: str = "step-") -> list[Path]:
+              legend: bool = True, prefix: str = "step-", inputs: Sequence[PathLike] = ()) -> list[Path]:
     """Write one SVG file per step into ``directory`` (created if needed): ``step-001.svg``, ... (at least
     three digits), each the grid before the step with the step drawn, its text as a caption and a
-    legend.  Returns the paths written, in step order."""
+    legend; never over one of ``inputs``.  Returns the paths written, in step order."""
     folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{folder}: {error.strerror or error}") from None
     puzzle = puzzle_of(resolution)
     digits = max(3, len(str(len(resolution.steps))))
     written = []
     for number, state, step in iter_states(resolution):
         path = folder / f"{prefix}{number:0{digits}d}.svg"
         parts = step_parts(state, step, givens=puzzle, number=number, caption=caption, legend=legend)
-        with open_output(path) as stream:
+        with open_output(path, inputs=inputs) as stream:
             stream.write('<?xml version="1.0" encoding="UTF-8"?>\n' + assemble(parts, size) + "\n")
         written.append(path)
     return written

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from ..enums import Status, Theory
-from ..errors import NotSolvedError, TimeLimitError
+from ..errors import InvalidPuzzleError, NotSolvedError, TimeLimitError
 from ..puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
@@ -339,6 +339,10 @@ class Step:
                 Candidate.parse(context["hypothesis"]), tuple(cls.from_dict(step) for step in context["steps"]),
                 CspVariable.parse(context["contradiction"])))
 
+    def __str__(self) -> str:
+        """The printed line (:meth:`text`): ``print(step)`` shows what ``sudorules solve`` prints."""
+        return self.text()
+
     def text(self) -> str:
         """The printed line, in SudoRules' notation (SPEC §6)."""
         if self.assertions and not self.eliminations:
@@ -368,10 +372,13 @@ class Resolution:
     """The outcome of running a theory on a puzzle.
 
     ``status`` is ``solved``, ``not-solved`` (the theory is too weak: the final state still has
-    candidates), ``contradiction`` (some CSP variable lost all its candidates: invalid puzzle) or
-    ``timeout``.  ``rating`` is the largest step level when solved, else None.
-    ``values`` holds the 81 decided digits (0 where undecided) and ``candidates`` the remaining
-    candidates of each undecided cell.
+    candidates), ``contradiction`` (some CSP variable lost all its candidates: invalid puzzle),
+    ``timeout``, or ``invalid`` (a record of a file or list given to :func:`sudorules.solve` that is
+    no puzzle or has no or several solutions: ``error`` says why; no rule was run).  ``rating`` is
+    the largest step level when solved, else None.  ``values`` holds the 81 decided digits (0 where
+    undecided) and ``candidates`` the remaining candidates of each undecided cell.
+
+    ``str(resolution)`` is the path as ``sudorules solve`` prints it (``print(resolution)``).
     """
 
     puzzle: object
@@ -386,6 +393,17 @@ class Resolution:
     candidates_after_whips1: Optional[int] = None  #: candidates when BRT + whips[1] first stop (0 if solved)
     seconds: float = 0.0
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
+    error: Optional[str] = None  #: why the record is invalid (status invalid), e.g. "line 3: several solutions"
+
+    def __str__(self) -> str:
+        """The printed path (the puzzle numbered 0, as a puzzle given alone), or the reason an
+        invalid record was not solved."""
+        if self.status == Status.INVALID:
+            return f"{self.puzzle}: {self.error}"
+        from .path import format_path  # the printer reads this module
+
+        puzzle = self.puzzle if isinstance(self.puzzle, Puzzle) else Puzzle.from_string(str(self.puzzle))
+        return format_path(self, puzzle).rstrip("\n")
 
     @property
     def solved(self) -> bool:
@@ -406,7 +424,10 @@ class Resolution:
 
     def raise_for_status(self) -> "Resolution":
         """Return ``self`` when solved; otherwise raise the matching :class:`SudorulesError`
-        (:class:`TimeLimitError`, :class:`NotSolvedError`), as ``requests`` does for HTTP errors."""
+        (:class:`TimeLimitError`, :class:`NotSolvedError`, :class:`InvalidPuzzleError`), as
+        ``requests`` does for HTTP errors."""
+        if self.status == Status.INVALID:
+            raise InvalidPuzzleError(self.puzzle, self.error or "invalid")
         if self.status == "timeout":
             raise TimeLimitError(f"{self.puzzle}: time limit reached after {self.seconds:.2f} s under {self.theory}")
         if not self.solved:
@@ -423,7 +444,7 @@ class Resolution:
                 "candidates_after_singles": self.candidates_after_singles,
                 "links_after_singles": self.links_after_singles,
                 "candidates_after_whips1": self.candidates_after_whips1,
-                "steps": [step.to_dict() for step in self.steps]}
+                "steps": [step.to_dict() for step in self.steps]} | ({"error": self.error} if self.error else {})
 
     def to_json(self, **dumps: Any) -> str:
         """:meth:`to_dict` as one line of JSON (non-ASCII kept: ``≠``)."""
@@ -433,7 +454,8 @@ class Resolution:
     def from_dict(cls, data: dict[str, Any]) -> "Resolution":
         """The resolution that :meth:`to_dict` described (remaining candidates are not kept)."""
         solution = data.get("solution")
-        return cls(puzzle=Puzzle.from_string(data["puzzle"]), theory=Theory.of(data["theory"]),
+        invalid = data["status"] == Status.INVALID  # its puzzle is the raw text of the record
+        return cls(puzzle=data["puzzle"] if invalid else Puzzle.from_string(data["puzzle"]), theory=Theory.of(data["theory"]),
                    max_length=int(data.get("max_length", 36)),
                    steps=[Step.from_dict(step) for step in data.get("steps", ())],
                    status=Status(data["status"]),
@@ -441,7 +463,8 @@ class Resolution:
                    candidates_after_singles=data.get("candidates_after_singles"),
                    links_after_singles=data.get("links_after_singles"),
                    candidates_after_whips1=data.get("candidates_after_whips1"),
-                   seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"))
+                   seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"),
+                   error=data.get("error"))
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":

@@ -55,6 +55,7 @@ import pandas as pd
 
 from ..collection.table import TableError, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
+from ..output import csv_text
 from ..reader import TAIL, read_puzzles
 
 SOLVED = "solved"
@@ -106,6 +107,8 @@ class Collection:
     frame: pd.DataFrame
     value_columns: list[str] = field(default_factory=list)
     rating_columns: Optional[list[str]] = None
+    #: the inputs read, as messages name them (a row of joined inputs names only the first)
+    inputs: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.rating_columns is None:
@@ -230,7 +233,10 @@ def _is_csv(name: str, text: str) -> bool:
 
 
 def _to_number(text: str) -> Optional[float]:
-    """The float value of ``text``, None when it is not a finite number."""
+    """The float value of ``text``, None when it is not a finite number written in ASCII (Python's
+    float() also reads '٣' or '３' as 3: a puzzle file would call those bad characters)."""
+    if not text.isascii():
+        return None
     try:
         value = float(text)
     except ValueError:
@@ -259,7 +265,7 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
             if len(fields) != len(header):
                 broken[len(rows)] = f"{len(fields)} fields, the header has {len(header)}"
                 fields = [""] * len(header)
-            rows.append(fields)
+            rows.append([csv_text(cell) for cell in fields])  # '=... as our outputs write it: =...
             lines.append(start)
     except csv.Error as error:
         raise StatsInputError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
@@ -428,7 +434,7 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
         raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
     sources = _Sources()
     tables = [_read_table(sources, name) for name in files]
-    frame = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    frame = combine_tables(tables, files) if tables else pd.DataFrame()
     for name, file_name in columns:
         values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
         if not tables and "line" not in frame:
@@ -450,9 +456,90 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
             raise StatsUsageError(f"--rating {name}: no such numeric column "
                                   f"(numeric columns: {', '.join(value_columns) or 'none'})")
     rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
-    collection = Collection(frame, value_columns, rating_columns)
+    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files])
     _check_something_to_count(collection, files + [f for _, f in columns])
     return collection
+
+
+def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:
+    """Each row's key: its puzzle and the occurrence of that puzzle in the table so far (a puzzle
+    met twice is two rows); None for a table without a puzzle column."""
+    if "puzzle" not in table:
+        return None
+    seen: dict[str, int] = {}
+    keys = []
+    for puzzle in table["puzzle"].fillna("").astype(str):
+        seen[puzzle] = seen.get(puzzle, 0) + 1
+        keys.append((puzzle, seen[puzzle]))
+    return keys
+
+
+def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataFrame:
+    """One table from several inputs, by what they are to each other (issue 27: ``stats
+    puzzles.txt rated.csv`` counted its 20 puzzles twice):
+
+    * inputs with the same puzzles (in any order) are columns of one collection: joined on the
+      puzzle, in the first one's order (a column in several must agree; a status is the worse one);
+    * inputs with no puzzle in common (or without a puzzle column) are parts of it: their rows
+      follow one another;
+    * inputs that share some puzzles but not all are refused (:class:`StatsInputError`): neither
+      reading is right.
+    """
+    keys = [_puzzle_keys(table) for table in tables]
+    groups: list[list[int]] = []  # indexes of tables with the same puzzles
+    for i, table_keys in enumerate(keys):
+        for group in groups:
+            first = keys[group[0]]
+            if table_keys is not None and first is not None and len(table_keys) and sorted(table_keys) == sorted(first):
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    for a, group_a in enumerate(groups):
+        for group_b in groups[a + 1:]:
+            one, other = keys[group_a[0]], keys[group_b[0]]
+            if one is None or other is None:
+                continue
+            shared = len({k for k, _ in one} & {k for k, _ in other})
+            if shared:
+                raise StatsInputError(
+                    f"{shown(names[group_a[0]])} and {shown(names[group_b[0]])} share {shared} puzzle"
+                    f"{'s' if shared != 1 else ''} but not all ({len(one)} and {len(other)} rows): give the files of "
+                    "one collection's columns (the same puzzles) or of its parts (no puzzle in common)")
+    return pd.concat([_join(tables, group, keys) for group in groups], ignore_index=True)
+
+
+def _join(tables: list[pd.DataFrame], group: list[int], keys: list) -> pd.DataFrame:
+    """The tables of ``group`` (the same puzzles) as one, rows in the first table's order."""
+    frame = tables[group[0]].copy()
+    if len(group) == 1:
+        return frame
+    index = {key: row for row, key in enumerate(keys[group[0]])}
+    for i in group[1:]:
+        other = tables[i]
+        order = [index[key] for key in keys[i]]
+        aligned = other.set_axis(order).sort_index()
+        for column in aligned.columns:
+            if column in ("line", "source", "puzzle"):
+                continue
+            if column not in frame:
+                frame[column] = aligned[column].values
+            elif column == "status":
+                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], aligned[column])]
+            elif column == "error":
+                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), aligned[column].values)
+            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(aligned[column]):
+                new = pd.Series(aligned[column].values, index=frame.index, dtype=float)
+                _check_same(column, str(other["source"].iloc[0]) if len(other) else "", frame[column], new)
+                frame[column] = frame[column].fillna(new)
+    return frame
+
+
+def _worse_status(a: object, b: object) -> Optional[str]:
+    """The status of a row from two inputs: the one that is not solved (or empty), else either."""
+    texts = [s for s in (a, b) if isinstance(s, str) and s]
+    bad = [s for s in texts if s != SOLVED]
+    return bad[0] if bad else (texts[0] if texts else None)
 
 
 def _check_clues(frame: pd.DataFrame) -> None:
