@@ -8,9 +8,8 @@
   states, their automorphisms and the maps to them (``sudorules canon``).
 """
 
-from .._lazy import exports
+# Eager, unlike the other subpackages' exports: the function `canonical` shares its name with its
+# module, which importing the module binds here.
+from .canonical import Canonical, Transform, automorphisms, canonical, canonical_batch, canonicalize
 
-_NAMES = {name: "canonical" for name in
-          ("Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonicalize")}
-__all__ = sorted(_NAMES)
-__getattr__, __dir__ = exports(__name__, _NAMES)
+__all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonicalize"]
