@@ -44,7 +44,7 @@ from ..options import capped_jobs, check_memory_mib, check_time_limit
 from ..output import (check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, try_lock,
                       write_all)
 from .pool import OrderedPool, cpu_count, default_memory_limit, report_partial
-from .rating import RatingRow, Rater, header, record_failed_row
+from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
 
 
@@ -282,8 +282,15 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
             row.error = f"{detail}; {', '.join(missing)} not rated" if missing else detail
         return row
 
-    hard_limit = backstop_seconds(ratings, time_limit)
     jobs = options.jobs or cpu_count()
+    if jobs == 1 and compiled_only(ratings):
+        # The compiled engine's ratings need no worker process: their memory is bounded (the engine's
+        # static tables, about 25 MB), they stop themselves at the time limit, and a worker's start
+        # was half the CPU of rating 10 easy puzzles (issue 23: B against SHC at B0-B1).
+        rater = Rater(ratings, max_length=options.max_length, time_limit=time_limit, max_depth=options.max_depth)
+        yield from (rater.rate(record) for record in records)
+        return
+    hard_limit = backstop_seconds(ratings, time_limit)
     memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit * 2**20
     pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
                        on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
