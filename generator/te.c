@@ -95,9 +95,16 @@ static int assign(Grid *g, int x, Pending *p)
     clear_bit(g->c.present, x);
     put(g->values, x);
     ++g->n_values;
-    for (int w = 0; w < W; ++w)
-        for (uint64_t bits = LINK[x][w] & g->c.present[w]; bits; bits &= bits - 1)
-            if (drop(g, 64 * w + CTZ64(bits), p) < 0) return -1;
+    /* The linked candidates are the other present members of x's four variables: read from their
+     * masks (a few bits each) rather than by scanning LINK[x]'s 12 words; one linked through two
+     * variables is dropped once (its present bit is cleared by the first). */
+    for (int k = 0; k < 4; ++k) {
+        int v = VAR_OF[x][k];
+        for (unsigned m = g->c.live[v]; m; m &= m - 1) {
+            int y = MEMBER[v][CTZ64(m)];
+            if (has(g->c.present, y) && drop(g, y, p) < 0) return -1;
+        }
+    }
     return 0;
 }
 
@@ -425,7 +432,7 @@ static void remember_quiet(int z, const Grid *g, const Grid *h, const TeTheory *
         for (uint64_t bits = h->values[w] & g->c.present[w]; bits; bits &= bits - 1) {
             int x = 64 * w + CTZ64(bits);
             Tried *t = &TRIED[m][x];
-            if (x != z && (t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp || !t->exact)) *t = entry;
+            if (x != z && (!t->exact || t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp)) *t = entry;
         }
 }
 
