@@ -91,9 +91,10 @@ def test_a_bad_start_method_is_one_line(tmp_path):
     (tmp_path / "p.txt").write_text(EASY + "\n")
     env = _env()
     env["SUDORULES_START_METHOD"] = "threads"
-    result = subprocess.run([*CMD, "rate", "p.txt", "--jobs", "2"], cwd=tmp_path, env=env, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run([*CMD, "rate", "p.txt", "--jobs", "2", "-o", "out.csv"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=120)
     assert_error(result, 2, "SUDORULES_START_METHOD=threads", "spawn, fork")
+    assert not (tmp_path / "out.csv").exists()  # checked before any output is made
 
 
 # ----------------------------------------------------------------------------------------------
