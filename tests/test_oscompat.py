@@ -3,8 +3,8 @@
 The Linux branches run for real.  The macOS and Windows branches cannot run here: each is run with
 its OS calls faked (``sys.platform`` set for the call, ``vm_stat`` / ``sysctl`` / ``ps`` outputs as
 those commands print them, kernel32 as an object whose functions fill the structures they are given,
-``msvcrt`` as a module recording its calls) -- except where the call exists here too: ``ps -o rss=``
-answers on Linux as on macOS, so the macOS RSS branch is also run for real.  tests/test_platforms.py
+``msvcrt`` as a module recording its calls, libproc likewise) -- except where the call exists here
+too: ``ps -o rss=`` answers on Linux as on macOS, so the macOS RSS fallback is also run for real.  tests/test_platforms.py
 runs the whole package with the platform faked.
 """
 
@@ -190,8 +190,35 @@ def test_linux_resident_memory_follows_allocations(fake_platform):
     assert oscompat.resident_memory(2**22 + 12345) is None  # no such process
 
 
+class FakeLibproc:
+    """libproc as ctypes calls it: ``proc_pidinfo`` fills the ``proc_taskinfo`` it is given."""
+
+    def __init__(self, resident):
+        self.resident, self.calls = resident, []
+
+    def proc_pidinfo(self, pid, flavor, arg, buffer_ref, size):
+        self.calls.append((pid, flavor, arg, size))
+        if self.resident is None:
+            return 0  # no such process
+        info = buffer_ref._obj
+        info.pti_virtual_size, info.pti_resident_size = 400 * 2**30, self.resident
+        return size
+
+
+def test_macos_resident_memory_from_libproc(fake_platform, monkeypatch):
+    fake_platform("darwin")
+    libproc = FakeLibproc(resident=250 * 2**20)
+    monkeypatch.setattr(oscompat, "_libproc", lambda: libproc)
+    ran = _fake_commands(monkeypatch, {"ps": "1\n"})
+    assert oscompat.resident_memory(4242) == 250 * 2**20
+    assert libproc.calls == [(4242, 4, 0, 96)] and ran == []  # PROC_PIDTASKINFO, sizeof(struct proc_taskinfo)
+    monkeypatch.setattr(oscompat, "_libproc", lambda: FakeLibproc(resident=None))
+    assert oscompat.resident_memory(4242) is None and ran == []  # gone: no ps to ask
+
+
 def test_macos_resident_memory_from_ps(fake_platform, monkeypatch):
     fake_platform("darwin")
+    monkeypatch.setattr(oscompat, "_libproc", lambda: None)  # libproc cannot be loaded: ps
     ran = _fake_commands(monkeypatch, {"ps": "  143360\n"})
     assert oscompat.resident_memory(4242) == 143360 * 1024
     assert ran == [["ps", "-o", "rss=", "-p", "4242"]]
@@ -203,10 +230,12 @@ def test_macos_resident_memory_from_ps(fake_platform, monkeypatch):
 
 @needs_linux
 def test_macos_resident_memory_runs_ps_for_real(fake_platform):
-    """``ps -o rss= -p PID`` means the same on Linux: the macOS branch runs here as it is."""
+    """``ps -o rss= -p PID`` means the same on Linux: the macOS branch without libproc (as here,
+    where there is none) runs as it is."""
     fake_platform("linux")
     linux = oscompat.resident_memory()
     fake_platform("darwin")
+    assert oscompat._libproc() is None
     mac = oscompat.resident_memory()
     assert linux is not None and mac is not None and abs(mac - linux) < 16 * 2**20
 

@@ -46,8 +46,9 @@ WorkerFactory = Callable[..., Callable[[Any], Any]]
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 #: how often the pool measures a busy worker's RSS where the kernel cannot cap it (macOS, Windows):
-#: a worker grows by at most a few hundred MiB a second (the hardest W puzzle: 100 MiB in about 2 s),
-#: and ``ps`` (macOS) costs a few milliseconds a call
+#: cb-001's B9 puzzle under W grows a worker by 225 MiB in 3.6 s (/usr/bin/time on ``solve --theory
+#: W``), 60 MiB a second, so a quarter of a second lets such a worker pass its limit by some 15 MiB;
+#: one measure costs microseconds (libproc, kernel32; ``ps``, the fallback, 5-30 ms)
 MEMORY_WATCH_SECONDS = 0.25
 
 #: in a worker, while it handles a task: sends the task's result so far to the pool (report_partial)
