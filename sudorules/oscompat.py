@@ -99,7 +99,8 @@ def signals_held(signals: Iterable[int]) -> Iterator[None]:
     then, in the calling code.
 
     Two holds, because one is not enough: the signals are blocked in this thread (where the system
-    has signal masks; not Windows), so that a forked child starts with them blocked; and their Python
+    has signal masks; not Windows), so that a child process started now starts with them blocked
+    (the mask survives fork and exec); and their Python
     handlers are replaced by one that only records them, because the kernel delivers a signal sent
     to the process to any thread that does not block it (numpy's threads), and Python then runs the
     handler in the main thread at its next instruction, whatever its mask: a SIGINT raised
@@ -171,7 +172,7 @@ def _load_function(_ignored: object, module: str, name: str) -> Callable:
 
 
 def unblock_signals(signals: Iterable[int]) -> None:
-    """Unblock ``signals`` (a forked worker inherits the mask of :func:`signals_held`)."""
+    """Unblock ``signals`` (a worker, forked or spawned, inherits the mask of :func:`signals_held`)."""
     import signal
 
     if hasattr(signal, "pthread_sigmask"):
