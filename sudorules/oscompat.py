@@ -71,18 +71,15 @@ def start_method() -> str:
     on macOS (where ``fork`` is unsafe once system frameworks run threads, and Python's default is
     ``spawn``) and on Windows (no ``fork``).  ``SUDORULES_START_METHOD=spawn|fork`` forces one
     (:class:`~sudorules.errors.OptionError` for another value, or ``fork`` where there is none)."""
-    import multiprocessing
-
+    can_fork = hasattr(os, "fork")  # what multiprocessing asks too; importing it is not needed here
     forced = os.environ.get(START_METHOD_VARIABLE, "").strip().lower()
     if forced:
         if forced not in START_METHODS:
             raise OptionError(f"{START_METHOD_VARIABLE}={forced}: expected one of {', '.join(START_METHODS)}")
-        if forced not in multiprocessing.get_all_start_methods():
-            raise OptionError(f"{START_METHOD_VARIABLE}={forced}: this system cannot {forced} (use spawn)")
+        if forced == "fork" and not can_fork:
+            raise OptionError(f"{START_METHOD_VARIABLE}={forced}: this system cannot fork (use spawn)")
         return forced
-    if system() in ("darwin", "windows") or "fork" not in multiprocessing.get_all_start_methods():
-        return "spawn"
-    return "fork"
+    return "spawn" if system() in ("darwin", "windows") or not can_fork else "fork"
 
 
 def cpu_count() -> int:
