@@ -20,24 +20,154 @@ class _StrEnum(str, Enum):
         return format(str(self.value), spec)
 
 
-class Theory(_StrEnum):
-    """A resolution theory: the rules allowed, applied simplest-first (SPEC §5.3).  Its families,
-    description and rating are its entry in :data:`sudorules.resolution.families.THEORIES`."""
+#: The parts a theory is made of, as SudoRules names its rule sets (SPEC §5.4), in the order of the
+#: simplest-first salience order (SPEC §5.3): whips[1], Subsets, finned fish, (typed) bivalue-chains,
+#: (typed) z-chains, (typed) t-whips, (typed) whips, g-bivalue-chains, g-whips, braids, g-braids.
+THEORY_PARTS = ("W1", "S", "Fin", "TyBC", "BC", "TyZ", "Z", "TytW", "tW", "TyW", "W", "gBC", "gW", "B", "gB")
 
-    BRT = "BRT"  #: Singles only (the basic resolution theory)
-    W = "W"      #: Singles + whips: the W rating
-    B = "B"      #: Singles + whips + braids: the B rating
-    SW = "SW"    #: Singles + Subsets + whips
-    GW = "gW"    #: Singles + whips + g-whips: the gW rating
-    GB = "gB"    #: Singles + whips + g-whips + braids + g-braids: the gB rating
+#: What a part brings with it, as SudoRules' configuration does (CSP-Rules-Generic globals.clp:
+#: z-chains imply bivalue-chains, g-whips and braids imply whips, g-braids imply g-whips and braids;
+#: finned fish are an extension of Subsets, hence SudoRules' application label ``SFin``).  Every part
+#: brings whips[1] (``W1``): all theories but BRT have them.
+THEORY_IMPLIES = {"Fin": ("S",), "Z": ("BC",), "TyZ": ("TyBC",), "gBC": ("BC",), "gW": ("W",), "B": ("W",),
+                  "gB": ("gW", "B")}
+
+#: Names that stand for several parts: ``SFin`` (SudoRules' label for Subsets + finned fish), the
+#: older name ``SW`` (Subsets + whips), ``default`` (SudoRules' default configuration: Subsets, finned
+#: fish, bivalue-chains, z-chains, t-whips, whips; its label is ``W+SFin``) and ``BRT`` (no part).
+THEORY_ALIASES = {"SFin": ("S", "Fin"), "SW": ("S", "W"), "default": ("S", "Fin", "BC", "Z", "tW", "W"), "BRT": ()}
+
+
+def _theory_parts(value: str) -> frozenset[str]:
+    """The parts named by a theory name (``+``-joined parts and aliases), with what they imply;
+    ValueError for an unknown part."""
+    named = [token.strip() for token in str(value).split("+")]
+    if not value or not all(named):
+        raise ValueError(f"unknown theory {value!r}: an empty part")
+    parts: set[str] = set()
+    todo: list[str] = []
+    for token in named:
+        if token in THEORY_ALIASES:
+            todo += THEORY_ALIASES[token]
+        elif token in THEORY_PARTS:
+            todo.append(token)
+        else:
+            raise ValueError(f"unknown theory {value!r}: {token!r} is none of "
+                             f"{', '.join(THEORY_PARTS + tuple(THEORY_ALIASES))} (parts joined by +)")
+    while todo:
+        part = todo.pop()
+        if part not in parts:
+            parts.add(part)
+            todo += THEORY_IMPLIES.get(part, ())
+    if parts:
+        parts.add("W1")
+    return frozenset(parts)
+
+
+class Theory(str):
+    """A resolution theory as SudoRules composes it (SPEC §5.3-§5.4): ``+``-joined parts from
+    :data:`THEORY_PARTS` and names from :data:`THEORY_ALIASES`, e.g. ``W``, ``B``, ``S+Fin+BC+Z+tW+W``,
+    ``SFin+W``, ``BC``, ``default``; applied simplest-first.  Its families are given by
+    :func:`sudorules.resolution.families.theory_spec`.
+
+    A theory is its canonical name (a ``str``): the fewest parts that imply all the others, in the
+    order of :data:`THEORY_PARTS`, ``S`` and ``Fin`` written ``SFin``; the part sets of the older
+    names keep those names (``W``, ``B``, ``gW``, ``gB``, ``SW``, ``BRT``), and that of SudoRules'
+    default configuration is ``default``.  So ``Theory("S+W") == "SW"``,
+    ``Theory("W+B") == Theory.B`` and ``Theory("S+Fin+BC+Z+tW+W") == "default"``."""
+
+    __slots__ = ()
+
+    #: the named theories (class attributes, set below)
+    BRT: "Theory"  #: Singles only (the basic resolution theory)
+    W: "Theory"    #: Singles + whips: the W rating
+    B: "Theory"    #: Singles + whips + braids: the B rating
+    SW: "Theory"   #: Singles + Subsets + whips
+    GW: "Theory"   #: Singles + whips + g-whips: the gW rating
+    GB: "Theory"   #: Singles + whips + g-whips + braids + g-braids: the gB rating
+    DEFAULT: "Theory"  #: SudoRules' default configuration (rating type W+SFin)
+    #: the named theories, in this order
+    NAMED: "tuple[Theory, ...]"
+
+    def __new__(cls, value: "Theory | str") -> "Theory":
+        return super().__new__(cls, _canonical(_theory_parts(value)))
 
     @classmethod
     def of(cls, value: "Theory | str") -> "Theory":
-        """The member named ``value``, or ``ValueError`` listing the theories."""
-        try:
-            return cls(value)
-        except ValueError:
-            raise ValueError(f"unknown theory {value!r}: choose among {', '.join(t.value for t in cls)}") from None
+        """The theory named ``value`` (ValueError naming the parts for an unknown one)."""
+        return value if isinstance(value, cls) else cls(value)
+
+    @property
+    def value(self) -> str:
+        """The canonical name (as an enum member's value)."""
+        return str(self)
+
+    @property
+    def parts(self) -> frozenset[str]:
+        """Its parts (:data:`THEORY_PARTS`), with those implied."""
+        return _theory_parts(self)
+
+    @property
+    def label(self) -> str:
+        """SudoRules' ``rating-type`` (G/GENERAL/globals.clp ``define-rating-type``): the typed
+        chains' part, then the generic chains' (W1, BC, Z, tW, Z+tW, W, B, with g-bivalue-chains
+        W+gBC..., gW, B+gW, gB), then the application part (S, SFin), ``+``-joined; the application
+        part alone when the generic part is just W1; BRT for no part.  E.g. ``W+SFin`` for the
+        default configuration, ``TyZ+TytW+W1+SFin``."""
+        parts = self.parts
+        typed = ""
+        for part, name in (("TyBC", "TyBC"), ("TyZ", "TyZ"), ("TytW", "TytW")):
+            if part in parts:
+                typed = name
+        if {"TyZ", "TytW"} <= parts:
+            typed = "TyZ+TytW"
+        if "TyW" in parts:
+            typed = "TyW"
+        generic = ""
+        for part in ("W1", "BC", "Z", "tW"):
+            if part in parts:
+                generic = part
+        if {"Z", "tW"} <= parts:
+            generic = "Z+tW"
+        for part in ("W", "B"):
+            if part in parts:
+                generic = part
+        if "gBC" in parts:
+            generic = "gBC"
+            for part, name in (("Z", "Z+gBC"), ("tW", "tW+gBC")):
+                if part in parts:
+                    generic = name
+            if {"Z", "tW"} <= parts:
+                generic = "Z+tW+gBC"
+            for part in ("W", "B"):
+                if part in parts:
+                    generic = f"{part}+gBC"
+        if "gW" in parts:
+            generic = "B+gW" if "B" in parts else "gW"
+        if "gB" in parts:
+            generic = "gB"
+        if typed:
+            generic = f"{typed}+{generic}"
+        application = "SFin" if "Fin" in parts else "S" if "S" in parts else ""
+        if not application:
+            return generic or "BRT"
+        return application if generic in ("", "W1") else f"{generic}+{application}"
+
+
+def _canonical(parts: frozenset[str]) -> str:
+    for name in ("BRT", "W", "B", "gW", "gB", "SW", "default"):
+        if _theory_parts(name) == parts:
+            return name
+    implied = {q for p in parts for q in THEORY_IMPLIES.get(p, ())} | ({"W1"} if len(parts) > 1 else set())
+    names = [p for p in THEORY_PARTS if p in parts and p not in implied]
+    if "Fin" in names:
+        names[names.index("Fin")] = "SFin"
+    return "+".join(names)
+
+
+Theory.BRT, Theory.W, Theory.B, Theory.SW, Theory.GW, Theory.GB, Theory.DEFAULT = (
+    Theory(name) for name in ("BRT", "W", "B", "SW", "gW", "gB", "default"))
+Theory.NAMED = (Theory.BRT, Theory.W, Theory.B, Theory.SW, Theory.GW, Theory.GB, Theory.DEFAULT)
 
 
 class Status(_StrEnum):

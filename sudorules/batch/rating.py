@@ -1,4 +1,5 @@
-"""Rating puzzles: the W rating (whips) and the B rating (braids) of one puzzle record.
+"""Rating puzzles: the W rating (whips), the B rating (braids) or the rating of any theory of one
+puzzle record.
 
 A :class:`Rater` holds one rule engine per requested rating, so the rules are loaded once per process
 and reused for every puzzle.  :func:`rate_record` turns one input record into one output row.
@@ -11,12 +12,13 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from ..enums import Status
-from ..resolution.families import RATINGS
+from ..resolution.families import RATINGS, rating_theory
 from ..errors import InvalidPuzzleError
 from ..reader import PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
-#: The ratings we compute and the engine theory that gives each (from the registry of rule families).
+#: The named ratings and the engine theory that gives each (from the registry of rule families); a
+#: rating may also be any theory name (``BC``, ``Z``, ``S+W``, ``default``...: :func:`rating_theory`).
 RATING_THEORIES = RATINGS
 
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
@@ -66,14 +68,18 @@ class Rater:
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
                  time_limit: Optional[float] = None):
-        unknown = [r for r in ratings if r not in RATING_THEORIES]
-        if unknown:
-            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(RATING_THEORIES)}")
         self.ratings = tuple(ratings)
+        self.theories = {}
+        for name in self.ratings:
+            try:
+                self.theories[name] = rating_theory(name)
+            except ValueError as error:
+                raise ValueError(f"unknown rating {name!r}: {error}; named ratings: "
+                                 f"{', '.join(RATING_THEORIES)}") from None
         self.time_limit = time_limit
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
-            self.solver.engine(RATING_THEORIES[name])
+            self.solver.engine(self.theories[name])
 
     def rate(self, record: PuzzleRecord) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
@@ -90,7 +96,7 @@ class Rater:
         row = RatingRow(str(puzzle), puzzle.clues)
         statuses = []
         for name in self.ratings:
-            resolution = self.solver.solve(puzzle, RATING_THEORIES[name], time_limit=self.time_limit,
+            resolution = self.solver.solve(puzzle, self.theories[name], time_limit=self.time_limit,
                                            solution=solution)
             row.ratings[name] = resolution.rating
             statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")

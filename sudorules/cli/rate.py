@@ -10,9 +10,10 @@ import click
 
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted
-from ..batch.rating import RATING_THEORIES, STATUSES
+from ..batch.rating import STATUSES
 from ..resolution.families import THEORIES
 from . import main
+from .theory_option import ratings_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
 RETRY_STATUSES = tuple(s for s in STATUSES if s != "solved")
@@ -49,18 +50,13 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
     return value.strip() if match.group(1) else f"tcp://{value.strip()}"
 
 
-def _ratings(ctx, param, value: str) -> tuple[str, ...]:
-    names = _list_option(tuple(RATING_THEORIES), "rating")(ctx, param, value)
-    if not names:
-        raise click.BadParameter(f"choose among {', '.join(RATING_THEORIES)} (comma-separated)")
-    return names
-
-
 @main.command()
 @click.argument("source", metavar="FILE|-")
-@click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
+@click.option("--rating", "ratings", default="W", show_default=True, callback=ratings_option,
               help="Ratings to compute, comma-separated: " + ", ".join(
-                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating) + ".")
+                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
+                   + ", or the rating of any theory, named as solve --theory names it (BC, Z, tW, S+W, default...); "
+                     "each column is named as given.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "

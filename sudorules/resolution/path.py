@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+from ..enums import Theory
 from ..puzzle import Puzzle, format_grid
+from .families import family_of
 from .state import ResolutionState
 from .steps import Resolution, Step
-
-RATING_PREFIX = {"whip": "W", "braid": "B"}
 
 
 def density(candidates: int, links: int) -> float:
@@ -24,10 +24,9 @@ def density(candidates: int, links: int) -> float:
 
 
 def most_complex_rule(resolution: Resolution) -> str:
-    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``, ``HS``:
-    at the hardest level of the path, the family tried last there (the highest rank, SPEC §5.3)."""
-    from .families import family_of
-
+    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``,
+    ``BC[3]``, ``SHP``, ``FSHT``, ``HS``: at the hardest level of the path, the family tried last
+    there (the highest rank, SPEC §5.3), which is the last one SudoRules activated."""
     steps = resolution.steps
     if not steps:
         return "BRT"
@@ -37,6 +36,11 @@ def most_complex_rule(resolution: Resolution) -> str:
         return f"S[{hardest}]"
     family = max(families, key=lambda f: f.rank)
     return family.label(steps, hardest) if family.label else f"{family.letter}[{hardest}]"
+
+
+def rating_type(theory: str) -> str:
+    """SudoRules' ``rating-type`` of a theory (``W``, ``W+SFin``, ``BC``...: :attr:`Theory.label`)."""
+    return Theory.of(theory).label
 
 
 def _apply(state: ResolutionState, step: Step) -> None:
@@ -78,7 +82,8 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
 def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> Iterator[str]:
     theory = resolution.theory
     if resolution.status == "solved":
-        yield f"PUZZLE {number} IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}"
+        yield (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(theory)}, "
+               f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
         yield format_grid([str(v) for v in state.values])
         yield f"{theory} = {resolution.rating}"
     elif resolution.status == "contradiction":
