@@ -109,3 +109,93 @@ def more_targets(labels: Iterable[int], mode: str, cells: list[int]) -> set[int]
         if all(z in LINKS[x] for x in must):
             found.add(z)
     return found
+
+
+def reference_chain(labels: Iterable[int], target: int, mode: str, length: int, typed: bool = False) -> bool:
+    """Does a chain of ``mode`` (``whip``, ``z``, ``t``, ``biv``, ``g-biv``) and exactly ``length``
+    cells exist on ``target`` among the current candidates ``labels``?  The reference of the compiled
+    search (``State.chain``, generator/trial.c), written plainly from the same definitions, without its
+    pruning; tests compare the two."""
+    labels = frozenset(labels)
+    members: dict[int, list[int]] = {}
+    for x in labels:
+        for v in label_variables(x):
+            members.setdefault(v, []).append(x)
+    z = target
+    zvars = set(label_variables(z))
+
+    def links(x: int) -> frozenset[int]:
+        return (G_LINKS[x] if is_glabel(x) else LINKS[x]) & labels
+
+    def g_candidates(v: int) -> list[int]:
+        return [g for g in range(10 * v + 1, 10 * v + 7) if g in G_LABELS
+                and sum(1 for x in G_LABELS[g] if x in labels) >= 2]
+
+    def extend(cells: list[tuple[int, int, int]], used: set[int], vars_: set[int]) -> bool:
+        k = len(cells)
+        last = cells[-1][2] if cells else z
+        rlcs = [c[2] for c in cells]
+        closing = k + 1 == length
+        for left in sorted(links(last) - used):
+            for v in label_variables(left):
+                if v in vars_ or v in zvars or (typed and cells and v // 100 != cells[0][0] // 100):
+                    continue
+                if cells and not is_glabel(last) and v in label_variables(last):
+                    continue
+                if cells and is_glabel(last) and v == last // 10:
+                    continue
+                if mode == "g-biv" and cells and cells[-1][0] in label_variables(left):
+                    continue
+                rest = [x for x in members[v] if x != left]
+                options: list[tuple[int, bool]] = []  # (right-linking object or 0, closes)
+                if mode == "whip":
+                    inc = set(links(z)).union(*(links(r) for r in rlcs))
+                    free = [x for x in rest if x not in inc]
+                    if closing:
+                        options = [(0, True)] if not free and rest else []
+                    elif len(free) == 1:
+                        options = [(free[0], False)]
+                elif mode == "z":
+                    free = [x for x in rest if x not in links(z)]
+                    if closing:
+                        options = [(0, True)] if not free and rest else []
+                    elif len(free) == 1:
+                        options = [(free[0], False)]
+                elif mode == "t":
+                    inc = links(z) if not cells else set().union(*(links(r) for r in rlcs))
+                    free = [x for x in rest if x not in inc]
+                    if len(free) == 1:
+                        if closing:
+                            options = [(0, True)] if cells and free[0] in links(z) else []
+                        elif free[0] not in links(z):
+                            options = [(free[0], False)]
+                elif mode == "biv":
+                    if len(rest) == 1:
+                        r = rest[0]
+                        if closing:
+                            options = [(r, True)] if r in links(z) else []
+                        elif r not in links(z):
+                            options = [(r, False)]
+                else:  # g-biv
+                    loose = [x for x in rest if x not in links(last)]
+                    objects = [r for r in rest if not set(loose) - {r}]
+                    objects += [g for g in g_candidates(v) if left not in G_LABELS[g]
+                                and set(loose) <= set(G_LABELS[g]) and not set(G_LABELS[g]) & used
+                                and g not in rlcs]
+                    for r in objects:
+                        hits = z in links(r)
+                        if closing and hits:
+                            options.append((r, True))
+                        elif not closing and not hits:
+                            options.append((r, False))
+                for r, closes in options:
+                    if r and not is_glabel(r) and r in used:
+                        continue
+                    if closes:
+                        return True
+                    more = {left} | ({r} if not is_glabel(r) else set())
+                    if extend(cells + [(v, left, r)], used | more, vars_ | {v}):
+                        return True
+        return False
+
+    return extend([], {z}, set())

@@ -95,20 +95,28 @@ def _parse_subset(rule: str, unit_kind: Optional[str], fish_kind: Optional[str],
     if len(groups) != 2:
         raise NotationError(f"bad subset pattern {pattern!r}")
     first, second = groups[0].split(), groups[1].split()
+    element = r"[rcn][1-9]|r[1-9]c[1-9]"
+    if not re.fullmatch(r"[rcnb][1-9]", head) or not all(re.fullmatch(element, x) for x in first + second):
+        raise NotationError(f"bad subset pattern {pattern!r}")
     if fish_kind:
         return SubsetPattern(family, fish_kind, int(head[1:]),
                              bases=tuple(int(x[1:]) for x in first), covers=tuple(int(x[1:]) for x in second))
     family = "naked" if rule.startswith("naked") else "hidden"
-    cells_text, digits_text = (first, second) if family == "naked" else (second, first)
+    # naked: cells then digits, hidden: digits then cells; some older outputs print a hidden Subset's
+    # cells first (SPEC §6.2): the digits are the group written n1 n2...
+    cells_text, digits_text = (second, first) if first[0].startswith("n") else (first, second)
     unit = int(head[1:])
-    if unit_kind == "row":
-        cells = tuple(cell_at(unit, int(x[1:])) for x in cells_text)
-    elif unit_kind == "column":
-        cells = tuple(cell_at(int(x[1:]), unit) for x in cells_text)
-    else:
-        cells = tuple(cell_at(int(x[1]), int(x[3])) for x in cells_text)
-    return SubsetPattern(family, unit_kind or "", unit, cells=cells,
-                         digits=tuple(int(x[1:]) for x in digits_text))
+    try:
+        if unit_kind == "row":
+            cells = tuple(cell_at(unit, int(x[1:])) for x in cells_text)
+        elif unit_kind == "column":
+            cells = tuple(cell_at(int(x[1:]), unit) for x in cells_text)
+        else:
+            cells = tuple(cell_at(int(x[1]), int(x[3])) for x in cells_text)
+        digits = tuple(int(x[1:]) for x in digits_text)
+    except (IndexError, ValueError):
+        raise NotationError(f"bad subset pattern {pattern!r}") from None
+    return SubsetPattern(family, unit_kind or "", unit, cells=cells, digits=digits)
 
 
 def parse_single(line: str) -> Optional[Step]:
