@@ -7,7 +7,7 @@ script lists the runs of 9x9 puzzles given by their 81 characters whose configur
 support, solves a sample of them with that theory, and compares; for every difference it prints our
 path's verification and SudoRules' path replayed by our checker.
 
-    python benchmarks/oracle_examples.py GIT_DIR [--sample 50] [--time-limit 120] [--list]
+    python benchmarks/oracle_examples.py GIT_DIR [--sample 100] [--time-limit 120] [--memory-limit 6000] [--list]
 
 GIT_DIR is the git directory of a copy of the repository (``fetch`` gives one); the files are read
 with ``git show``.  SudoRules' default configuration prints ``config = W+SFin``: those runs are
@@ -17,7 +17,10 @@ solved with our ``default`` theory (Subsets, finned fish, bivalue-chains, z-chai
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import queue
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -27,11 +30,12 @@ from typing import Optional
 from sudorules.engine.solver import Solver, unique_solution
 from sudorules.enums import Theory
 from sudorules.errors import SudorulesError
-from sudorules.resolution.notation import NotationError, parse_step
-from sudorules.resolution.path import most_complex_rule
-from sudorules.resolution.verify import replay
 from sudorules.reader import parse_puzzle
 from sudorules.resolution.lines import is_step_line
+from sudorules.resolution.notation import NotationError, parse_step
+from sudorules.resolution.path import most_complex_rule
+from sudorules.resolution.steps import Step
+from sudorules.resolution.verify import replay
 
 #: SudoRules' configuration label -> our theory (the default configuration prints W+SFin)
 CONFIG_THEORY = {"W+SFin": "default"}
@@ -153,11 +157,42 @@ def sudorules_path_check(run: Run) -> str:
     return f"step {index + 1} rejected: {text}: {problem}"
 
 
+def _solve(run: Run, time_limit: float, memory_limit: int, answer: "multiprocessing.Queue") -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (memory_limit * 2**20, memory_limit * 2**20))
+    start = time.process_time()
+    resolution = Solver().solve(run.puzzle, run.theory, time_limit=time_limit)
+    seconds = time.process_time() - start
+    label = most_complex_rule(resolution) if resolution.solved else str(resolution.status)
+    answer.put((label, seconds, [step.to_dict() for step in resolution.steps]))
+
+
+def solve_apart(run: Run, time_limit: float, memory_limit: int) -> tuple[str, float, Optional[list[Step]]]:
+    """Our MOST COMPLEX RULE TRIED (or status), CPU seconds and path for one run, solved in a child
+    process capped at ``memory_limit`` MiB (a g-whip[16] puzzle can take more than the machine has);
+    ``memory`` and no path when the child dies."""
+    answer: multiprocessing.Queue = multiprocessing.Queue()
+    child = multiprocessing.Process(target=_solve, args=(run, time_limit, memory_limit, answer))
+    child.start()
+    deadline = time.monotonic() + time_limit * 3 + 60
+    while True:
+        try:
+            label, seconds, steps = answer.get(timeout=1.0)
+            break
+        except queue.Empty:
+            if not child.is_alive() or time.monotonic() > deadline:
+                child.kill()
+                child.join()
+                return f"no answer (exit code {child.exitcode}: memory?)", 0.0, None
+    child.join()
+    return label, seconds, [Step.from_dict(step) for step in steps]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("git_dir")
     parser.add_argument("--sample", type=int, default=50, help="runs compared (the first of the list)")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per run")
+    parser.add_argument("--memory-limit", type=int, default=6000, help="MiB per run (each in its own process)")
     parser.add_argument("--list", action="store_true", help="only list the supported runs")
     args = parser.parse_args()
     runs = [run for path in git_files(args.git_dir) for run in runs_of(args.git_dir, path)]
@@ -168,15 +203,11 @@ def main() -> int:
         for run in usable:
             print(f"{run.path}#{run.index}\t{run.config}\t{run.rating_type}\t{run.technique}\t{run.puzzle}")
         return 0
-    solver = Solver()
     equal = renamed = 0
     compared = usable[:args.sample]
     for run in compared:
-        start = time.process_time()
-        resolution = solver.solve(run.puzzle, run.theory, time_limit=args.time_limit)
-        seconds = time.process_time() - start
+        ours, seconds, steps = solve_apart(run, args.time_limit, args.memory_limit)
         ours_type = run.theory.label
-        ours = most_complex_rule(resolution) if resolution.solved else str(resolution.status)
         same = ours_type == run.rating_type and ours == run.technique
         same_named = (ours_type, ours) == current_names(run.rating_type, run.technique)
         equal += same
@@ -185,9 +216,12 @@ def main() -> int:
         print(f"{mark} {run.path}#{run.index} config {run.config} (ours {run.theory}): SudoRules {run.rating_type}, "
               f"{run.technique}; ours {ours_type}, {ours} ({seconds:.2f} s CPU)", flush=True)
         if not same:
-            report = replay(parse_puzzle(run.puzzle), resolution.steps, unique_solution(run.puzzle))
-            print(f"    our path: {'re-verified' if report.ok else report.problems[0]} "
-                  f"({len(resolution.steps)} steps); SudoRules' path: {sudorules_path_check(run)}", flush=True)
+            if steps is None:
+                verdict = "none"
+            else:
+                report = replay(parse_puzzle(run.puzzle), steps, unique_solution(run.puzzle))
+                verdict = f"{'re-verified' if report.ok else report.problems[0]} ({len(steps)} steps)"
+            print(f"    our path: {verdict}; SudoRules' path: {sudorules_path_check(run)}", flush=True)
     print(f"{equal} of {len(compared)} equal (rating type and MOST COMPLEX RULE TRIED), {renamed} with the older "
           "versions' names read as the current ones (~)")
     return 0

@@ -785,17 +785,9 @@ static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W])
                 unsigned live = c->live[v], lpos = POS_IN[l][kk], others;
                 int r = -1, found = 0;
                 switch (s->mode) {
-                case MODE_WHIP: /* the members outside inc: one is R, none in the last cell */
-                    others = live & ~members_in(c, v, inc) & ~lpos;
-                    if (closing) {
-                        if (others == 0 && popcount9(live) >= 2) return chain_cell(s, k, v, l, -1, inc);
-                        continue;
-                    }
-                    if (popcount9(others) != 1) continue;
-                    r = MEMBER[v][CTZ64(others)];
-                    break;
-                case MODE_Z: /* the members not linked to Z */
-                    others = live & ~members_in(c, v, zlinks) & ~lpos;
+                case MODE_WHIP: /* whip: the members outside inc; z: those not linked to Z; one is R, */
+                case MODE_Z:    /* none in the last cell */
+                    others = live & ~members_in(c, v, s->mode == MODE_WHIP ? inc : zlinks) & ~lpos;
                     if (closing) {
                         if (others == 0 && popcount9(live) >= 2) return chain_cell(s, k, v, l, -1, inc);
                         continue;

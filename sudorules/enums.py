@@ -115,43 +115,32 @@ class Theory(str):
         part alone when the generic part is just W1; BRT for no part.  E.g. ``W+SFin`` for the
         default configuration, ``TyZ+TytW+W1+SFin``."""
         parts = self.parts
-        typed = ""
-        for part, name in (("TyBC", "TyBC"), ("TyZ", "TyZ"), ("TytW", "TytW")):
-            if part in parts:
-                typed = name
-        if {"TyZ", "TytW"} <= parts:
-            typed = "TyZ+TytW"
-        if "TyW" in parts:
-            typed = "TyW"
-        generic = ""
-        for part in ("W1", "BC", "Z", "tW"):
-            if part in parts:
-                generic = part
-        if {"Z", "tW"} <= parts:
-            generic = "Z+tW"
-        for part in ("W", "B"):
-            if part in parts:
-                generic = part
-        if "gBC" in parts:
-            generic = "gBC"
-            for part, name in (("Z", "Z+gBC"), ("tW", "tW+gBC")):
-                if part in parts:
-                    generic = name
-            if {"Z", "tW"} <= parts:
-                generic = "Z+tW+gBC"
-            for part in ("W", "B"):
-                if part in parts:
-                    generic = f"{part}+gBC"
-        if "gW" in parts:
-            generic = "B+gW" if "B" in parts else "gW"
-        if "gB" in parts:
-            generic = "gB"
+        typed, generic = _last_named(parts, _TYPED_NAMES), _last_named(parts, _GENERIC_NAMES)
         if typed:
             generic = f"{typed}+{generic}"
         application = "SFin" if "Fin" in parts else "S" if "S" in parts else ""
         if not application:
             return generic or "BRT"
         return application if generic in ("", "W1") else f"{generic}+{application}"
+
+
+#: How define-rating-type names the typed and the generic chains: it goes down each list and keeps the
+#: last name whose parts the theory has.
+_TYPED_NAMES = (({"TyBC"}, "TyBC"), ({"TyZ"}, "TyZ"), ({"TytW"}, "TytW"), ({"TyZ", "TytW"}, "TyZ+TytW"),
+                ({"TyW"}, "TyW"))
+_GENERIC_NAMES = (({"W1"}, "W1"), ({"BC"}, "BC"), ({"Z"}, "Z"), ({"tW"}, "tW"), ({"Z", "tW"}, "Z+tW"),
+                  ({"W"}, "W"), ({"B"}, "B"),
+                  ({"gBC"}, "gBC"), ({"gBC", "Z"}, "Z+gBC"), ({"gBC", "tW"}, "tW+gBC"),
+                  ({"gBC", "Z", "tW"}, "Z+tW+gBC"), ({"gBC", "W"}, "W+gBC"), ({"gBC", "B"}, "B+gBC"),
+                  ({"gW"}, "gW"), ({"gW", "B"}, "B+gW"), ({"gB"}, "gB"))
+
+
+def _last_named(parts: frozenset[str], names: tuple) -> str:
+    found = ""
+    for needed, name in names:
+        if needed <= parts:
+            found = name
+    return found
 
 
 def _canonical(parts: frozenset[str]) -> str:

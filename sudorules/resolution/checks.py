@@ -229,9 +229,16 @@ def check_chain(state: ResolutionState, step: Step, braid: bool, g: bool = False
 
 def check_subset(state: ResolutionState, step: Step) -> list[str]:
     """Problems with a Subset line: a pattern that holds, and only its targets eliminated."""
+    return _check_pattern(state, step, subset_targets, "a Subset")
+
+
+def _check_pattern(state: ResolutionState, step: Step, targets_of, what: str) -> list[str]:
+    """Problems with a Subset or finned fish line: ``targets_of`` (:func:`subset_targets`,
+    :func:`finned_targets`) says whether its pattern holds and which candidates are its targets; the
+    line must eliminate some of them and nothing else."""
     if step.subset is None or not step.eliminations:
-        return ["a Subset line names its pattern and eliminates something"]
-    targets, problems = subset_targets(state, step)
+        return [f"{what} line names its pattern and eliminates something"]
+    targets, problems = targets_of(state, step)
     if targets is None:
         return problems
     extra = [str(c) for c in step.eliminations if c not in targets]
@@ -398,13 +405,7 @@ def finned_targets(state: ResolutionState, step: Step) -> tuple[Optional[set[Can
 
 def check_finned(state: ResolutionState, step: Step) -> list[str]:
     """Problems with a finned fish line: a pattern that holds, and only its targets eliminated."""
-    if step.subset is None or not step.eliminations:
-        return ["a finned fish line names its pattern and eliminates something"]
-    targets, problems = finned_targets(state, step)
-    if targets is None:
-        return problems
-    extra = [str(c) for c in step.eliminations if c not in targets]
-    return [f"{', '.join(extra)} not targets of the pattern"] if extra else []
+    return _check_pattern(state, step, finned_targets, "a finned fish")
 
 
 def check_typed_whip(state: ResolutionState, step: Step) -> list[str]:
