@@ -32,7 +32,9 @@ _solvers: dict[tuple[int, int], Solver] = {}
 
 def solve(puzzle: PuzzleInput, theory: Union[Theory, str] = "W", *, max_length: int = 36,
           time_limit: Optional[float] = None, lean_braids_from: int = LEAN_BRAIDS_FROM) -> Resolution:
-    """Solve one puzzle by the rules of ``theory`` (``W``, ``B``, ``SW``, ``BRT``), simplest first.
+    """Solve one puzzle by the rules of ``theory`` (``W``, ``B``, ``gW``, ``gB``, ``SW``, ``BRT``,
+    ``default`` or any composition of SudoRules' parts such as ``S+Fin+BC+Z+tW+W``: :class:`Theory`),
+    simplest first.
 
     Raises :class:`~sudorules.puzzle.PuzzleError` for a text that is no puzzle and
     :class:`~sudorules.errors.InvalidPuzzleError` for a puzzle with no or several solutions.  A

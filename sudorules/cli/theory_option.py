@@ -8,7 +8,7 @@ from typing import Optional
 
 import click
 
-from ..enums import THEORY_ALIASES, THEORY_PARTS, Theory
+from ..enums import THEORY_PARTS, Theory
 from ..resolution import families
 
 
@@ -47,4 +47,4 @@ def ratings_option(_ctx: click.Context, _param: click.Parameter, value: str) -> 
     return names
 
 
-__all__ = ["THEORY_ALIASES", "TheoryName", "ratings_option", "theories_help"]
+__all__ = ["TheoryName", "ratings_option", "theories_help"]
