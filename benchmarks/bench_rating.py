@@ -65,7 +65,7 @@ def _worker(ratings, time_limit, use_solution):
     return handle
 
 
-def _failure(task, kind, detail):
+def _failure(task, kind, detail, partial=None):
     return {"line": task[0], "status_W": kind, "status_B": kind}
 
 

@@ -28,8 +28,8 @@ import time
 
 import numpy as np
 
-from sudorules.count import BOX_COMPLETIONS, count_minimals
-from sudorules.generate import generate, iter_generate, puzzle_strings
+from sudorules.generation.count import BOX_COMPLETIONS, count_minimals
+from sudorules.generation.generate import generate, iter_generate, puzzle_strings
 from sudorules.reader import read_puzzle_file
 
 try:

@@ -92,6 +92,7 @@
  * used before did; this is the usual random-backtracking grid source, not an exactly uniform sampler.
  */
 #include "core.h"
+#include "rep.h"
 
 #include <string.h>
 
@@ -100,13 +101,6 @@
 #define BOX0 0x1C0E07u      /* box 0 of a band: bits 0-2, 9-11, 18-20 */
 
 /* ---- tables, built by the preprocessor -------------------------------------------------------- */
-
-#define REP4(T, n) T(n), T((n) + 1), T((n) + 2), T((n) + 3)
-#define REP16(T, n) REP4(T, n), REP4(T, (n) + 4), REP4(T, (n) + 8), REP4(T, (n) + 12)
-#define REP64(T, n) REP16(T, n), REP16(T, (n) + 16), REP16(T, (n) + 32), REP16(T, (n) + 48)
-#define REP512(T)                                                                               \
-    REP64(T, 0), REP64(T, 64), REP64(T, 128), REP64(T, 192), REP64(T, 256), REP64(T, 320),     \
-        REP64(T, 384), REP64(T, 448)
 
 /* SHRINK[x]: the boxes (3 bits) where the 9-bit row x is not empty. */
 #define SHRINK_OF(x) ((((x) & 7u) != 0) | ((((x) & 070u) != 0) << 1) | ((((x) & 0700u) != 0) << 2))

@@ -75,7 +75,7 @@
  *    when the known unavoidable sets that the puzzle misses need more clues than are left (a greedy
  *    packing of disjoint ones gives a lower bound); each unique node is counted if minimal and not
  *    extended (its extensions are not minimal).
- * The cost per sample is heavy-tailed: from microseconds to hours (figures in sudorules/count.py).
+ * The cost per sample is heavy-tailed: from microseconds to hours (figures in sudorules/generation/count.py).
  *
  * ---------------------------------------------------------------------------------------------------
  * Stopping

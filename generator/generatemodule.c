@@ -1,6 +1,6 @@
 /*
  * sudorules._generate: the Python face of generate.c.  Arrays cross as contiguous buffers (numpy arrays
- * allocated by sudorules.generate), so no numpy headers are needed; every call releases the GIL.
+ * allocated by sudorules.generation.generate), so no numpy headers are needed; every call releases the GIL.
  * A Stop object wraps one sr_stop: the threads of a run share it, and stop.set() (from any thread, for
  * instance on Ctrl-C) makes the calls running with it return early with the work they completed.
  */

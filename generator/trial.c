@@ -1,5 +1,6 @@
 /*
- * sudorules._trial: the trial propagation of sudorules/engine/trial.py in C.  C11, no dependencies.
+ * The trial propagation of sudorules/engine/trial.py in C, and the chain searches built on it (trial.h).
+ * C11, no dependencies and no Python: trialmodule.c binds them to Python as sudorules._trial:
  *
  *     depths(labels, targets, g, limit) -> list[int]
  *     State(labels).depth(assumed, g, limit) -> int
@@ -63,39 +64,7 @@
  * updates per removed candidate: with 6 assumptions round 1 alone is ~0.6 us (one label: ~0.3 us) and
  * each further round ~0.25 us; a packed var/position table made no measurable difference.
  *
- * ---------------------------------------------------------------------------------------------------
- * Data layout (the one place it is documented)
- * ---------------------------------------------------------------------------------------------------
- * Labels.  The Python label 100n + 10r + c (digit n, row r, column c, all 1..9) is index
- * i = 81(n-1) + 9(r-1) + (c-1), 0..728: digit-major, then the cell 0..80 row-major.
- *
- * Sets of labels are bitsets of 729 bits in W = 12 uint64 words (bit i % 64 of word i / 64); the 39
- * bits past 728 stay 0.
- *
- * CSP variables are 0..323, 81 of each kind, with the position (0..8) of each of their 9 members:
- *       rc  9(r-1) + (c-1)          members: the 9 digits of the cell       position n-1
- *       rn  81 + 9(r-1) + (n-1)     members: digit n in the 9 cells of row  position c-1
- *       cn  162 + 9(c-1) + (n-1)    members: digit n in the 9 cells of col  position r-1
- *       bn  243 + 9(b-1) + (n-1)    members: digit n in the 9 cells of box  position 3(row in box)
- *                                                                                + (col in box)
- * (b the box 1..9, row-major; rows and columns in box 0..2).  A set of members of one variable is a
- * 9-bit mask over positions: the propagation keeps, per variable, the mask of its members still
- * present and not removed, so "compatible[v]" of trial.py is its popcount and the forced candidate
- * its lowest bit.  Two labels are linked iff they share a variable, so LINK[i] is the union of the
- * members of i's four variables, minus i.
- *
- * g-labels are 0..971, in the order of labels.py's G_LABELS: 243 rn (row r, digit n, column triplet
- * s: 9*9*3), 243 cn (column, digit, row triplet), 486 bn (box, digit, segment: rows 0..2 of the
- * box, then columns 0..2).  A g-label is a 9-bit mask of its variable's positions: 7 << 3s for rn /
- * cn triplet s (0..2) and bn row s, 0x49 << j for bn column j.  GLINK[k] (labels.py's G_LINKS) is the
- * AND of the LINK sets of its three labels.  Only rn, cn and bn variables have g-labels (3, 3, 6).
- *
- * All these tables are static, filled once by fill_tables() when the module is first imported and
- * only read afterwards (they are not const only because the preprocessor cannot build the bitsets);
- * G_INDEX maps labels.py's g-label ids to these indices.  There is no other global state besides
- * their "filled" flag (a call's state lives on its stack; a State object's candidates are written by
- * its constructor only).
- * ---------------------------------------------------------------------------------------------------
+ * The label and variable encoding is tables.h's.
  *
  * Fidelity to trial.py (the tests in tests/test_trial_c.py compare the two on random and real
  * states).  In one round the Python scans the links of the frontier labels, then the g-links of the
@@ -108,117 +77,13 @@
  * variables), so its mask is exactly the Python's compatible candidates, and a label it forces was
  * never assumed before.  With several assumptions (State.depth) the same holds: round 0's "newly" is
  * all the assumed labels, and the variables of each are decided from round 0.
- */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+ */#include <string.h>
 
-#include <stdint.h>
-#include <string.h>
-
-#define NL 729 /* labels */
-#define NV 324 /* CSP variables */
-#define NG 972 /* g-labels */
-#define W 12   /* uint64 words of a label bitset */
-#define WV 6   /* uint64 words of a variable bitset */
-#define WG 16  /* uint64 words of a g-label bitset */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define CTZ64(x) __builtin_ctzll(x)
-#else
-static int CTZ64(uint64_t x) /* x != 0 */
-{
-    int n = 0;
-    while (!(x & 1u)) {
-        x >>= 1;
-        ++n;
-    }
-    return n;
-}
-#endif
-
-/* ---- tables, filled once at import (fill_tables) and read-only afterwards --------------------- */
-
-static uint64_t LINK[NL][W];     /* labels linked to label i */
-static uint64_t GLINK[NG][W];    /* labels linked to all three labels of g-label k */
-static uint16_t VAR_OF[NL][4];   /* the rc, rn, cn, bn variables of label i */
-static uint16_t POS_IN[NL][4];   /* bit (1 << position) of label i in each of them */
-static uint16_t MEMBER[NV][9];   /* the label at each position of variable v */
-static uint16_t G_OF_VAR[NV][6]; /* the g-labels of variable v (G_COUNT[v] of them) */
-static uint8_t G_COUNT[NV];      /* 0 for rc, 3 for rn and cn, 6 for bn */
-static uint16_t G_MASK[NG];      /* the positions of g-label k in its variable */
-static uint16_t G_VAR[NG];       /* the variable of g-label k */
-#define G_ID_MIN 2111            /* labels.py's g-label ids 10 * variable id + segment: 2111..4996 */
-#define G_ID_MAX 4996
-static int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
-
-static int label_index(int n, int r, int c) { return 81 * n + 9 * r + c; } /* all 0-based */
-
-/* Called once, by the first PyInit__trial (the tables start as static zeros); `tables_ready` keeps a
- * second initialisation from rewriting tables that a call running without the GIL may be reading. */
-static uint64_t SET_KEY[NL + NG]; /* a random key per label and per g-label (NL + k): the cache's set hash */
-static int tables_ready;
-
-static void fill_tables(void)
-{
-    if (tables_ready) return;
-    for (int n = 0; n < 9; ++n)
-        for (int r = 0; r < 9; ++r)
-            for (int c = 0; c < 9; ++c) {
-                int i = label_index(n, r, c), b = 3 * (r / 3) + c / 3;
-                const int var[4] = {9 * r + c, 81 + 9 * r + n, 162 + 9 * c + n, 243 + 9 * b + n};
-                const int pos[4] = {n, c, r, 3 * (r % 3) + c % 3};
-                for (int k = 0; k < 4; ++k) {
-                    VAR_OF[i][k] = (uint16_t)var[k];
-                    POS_IN[i][k] = (uint16_t)(1u << pos[k]);
-                    MEMBER[var[k]][pos[k]] = (uint16_t)i;
-                }
-            }
-    for (int i = 0; i < NL; ++i) {
-        for (int k = 0; k < 4; ++k)
-            for (int p = 0; p < 9; ++p) {
-                int j = MEMBER[VAR_OF[i][k]][p];
-                LINK[i][j >> 6] |= 1ull << (j & 63);
-            }
-        LINK[i][i >> 6] &= ~(1ull << (i & 63));
-    }
-    /* g-labels in labels.py's order: rn, cn (3 triplets each), bn (3 rows, 3 columns); the variable
-     * 81 kind + 9 (a - 1) + (n - 1) is labels.py's 100 (kind + 1) + 10 a + n, segment s its s + 1. */
-    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j) G_INDEX[j] = -1;
-    int k = 0;
-    for (int kind = 1; kind <= 3; ++kind)
-        for (int v = 81 * kind; v < 81 * (kind + 1); ++v)
-            for (int s = 0; s < (kind == 3 ? 6 : 3); ++s, ++k) {
-                uint16_t mask = (uint16_t)(s < 3 ? 7u << (3 * s) : 0x49u << (s - 3));
-                G_MASK[k] = mask;
-                G_VAR[k] = (uint16_t)v;
-                G_OF_VAR[v][G_COUNT[v]++] = (uint16_t)k;
-                int a = (v - 81 * kind) / 9 + 1, n = v % 9 + 1;
-                G_INDEX[10 * (100 * (kind + 1) + 10 * a + n) + s + 1 - G_ID_MIN] = (int16_t)k;
-                for (int w = 0; w < W; ++w) GLINK[k][w] = ~0ull;
-                for (int p = 0; p < 9; ++p)
-                    if (mask >> p & 1u)
-                        for (int w = 0; w < W; ++w) GLINK[k][w] &= LINK[MEMBER[v][p]][w];
-            }
-    uint64_t x = 0x853C49E6748FEA9Bull; /* splitmix64: fixed keys, the same in every process */
-    for (int j = 0; j < NL + NG; ++j) {
-        uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        SET_KEY[j] = z ^ (z >> 31);
-    }
-    tables_ready = 1;
-}
+#include "trial.h"
 
 /* ---- the propagation ------------------------------------------------------------------------- */
 
-/* The candidates of a state: what depths() builds per call and a State object once. */
-typedef struct {
-    uint64_t present[W]; /* the candidates */
-    uint16_t live[NV];   /* per variable, the positions of its present members */
-} Cands;
-
-/* Fill c->live from c->present. */
-static void cands_index(Cands *c)
+void sr_cands_index(Cands *c)
 {
     memset(c->live, 0, sizeof c->live);
     for (int w = 0; w < W; ++w)
@@ -228,143 +93,133 @@ static void cands_index(Cands *c)
         }
 }
 
-/* The round in which the propagation from the labels of `assumed0` (all present) and the g-labels of
- * `g_assumed0`, all assumed at round 0, contradicts, or 0 when it stops first or would go past round
- * `limit`.  Only reads `c`, the tables and its arguments (its state is on the stack). */
-static int propagate(const Cands *c, const uint64_t assumed0[W], const uint64_t g_assumed0[WG], int g,
-                     long limit)
-{
+/* A propagation under way: the masks of the variables, what was removed and assumed, the labels
+ * (g-labels) assumed in the last round, which the next removes the links of. */
+typedef struct {
     uint16_t live[NV];
-    memcpy(live, c->live, sizeof live);
-    uint64_t removed[W] = {0}, assumed[W], newly[W];
-    uint64_t decided[WV] = {0}, g_assumed[WG];
+    uint64_t removed[W], assumed[W], newly[W];
+    uint64_t decided[WV], g_assumed[WG];
     uint16_t frontier[NL], g_frontier[NG];
-    int n_frontier = 0, n_g_frontier = 0;
-    memcpy(assumed, assumed0, sizeof assumed);
-    memcpy(newly, assumed0, sizeof newly);
-    memcpy(g_assumed, g_assumed0, sizeof g_assumed);
-    for (int w = 0; w < W; ++w)
-        for (uint64_t bits = assumed0[w]; bits; bits &= bits - 1) {
-            int x = 64 * w + CTZ64(bits);
-            frontier[n_frontier++] = (uint16_t)x;
-            for (int k = 0; k < 4; ++k) decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
-        }
-    for (int w = 0; w < WG; ++w)
-        for (uint64_t bits = g_assumed0[w]; bits; bits &= bits - 1)
-            g_frontier[n_g_frontier++] = (uint16_t)(64 * w + CTZ64(bits));
+    int n_frontier, n_g_frontier;
+} Prop;
 
-    for (long depth = 1; n_frontier || n_g_frontier; ++depth) {
+/* Rounds `depth`, depth + 1, ... of propagation `p` (its frontiers assumed in round depth - 1): the
+ * round in which it contradicts, or 0 when it stops first or would go past round `limit`. */
+static int prop_rounds(const Cands *c, Prop *p, int g, long depth, long limit)
+{
+    for (; p->n_frontier || p->n_g_frontier; ++depth) {
         if (depth > limit) return 0;
         uint64_t hit[W] = {0};
-        for (int f = 0; f < n_frontier; ++f)
-            for (int w = 0; w < W; ++w) hit[w] |= LINK[frontier[f]][w];
-        for (int f = 0; f < n_g_frontier; ++f)
-            for (int w = 0; w < W; ++w) hit[w] |= GLINK[g_frontier[f]][w];
+        for (int f = 0; f < p->n_frontier; ++f)
+            for (int w = 0; w < W; ++w) hit[w] |= LINK[p->frontier[f]][w];
+        for (int f = 0; f < p->n_g_frontier; ++f)
+            for (int w = 0; w < W; ++w) hit[w] |= GLINK[p->g_frontier[f]][w];
         uint64_t clash = 0;
         for (int w = 0; w < W; ++w) {
             hit[w] &= c->present[w];
-            clash |= hit[w] & newly[w];
+            clash |= hit[w] & p->newly[w];
         }
         if (clash) return (int)depth; /* two candidates forced (assumed) together, or one of them and a
                                        * g-label assumed with them, are linked */
         uint64_t touched[WV] = {0};
         for (int w = 0; w < W; ++w) {
-            uint64_t fresh = hit[w] & ~removed[w] & ~assumed[w];
-            removed[w] |= fresh;
+            uint64_t fresh = hit[w] & ~p->removed[w] & ~p->assumed[w];
+            p->removed[w] |= fresh;
             for (; fresh; fresh &= fresh - 1) {
                 int x = 64 * w + CTZ64(fresh);
                 for (int k = 0; k < 4; ++k) {
                     int v = VAR_OF[x][k];
-                    live[v] &= (uint16_t)~POS_IN[x][k];
+                    p->live[v] &= (uint16_t)~POS_IN[x][k];
                     touched[v >> 6] |= 1ull << (v & 63);
                 }
             }
         }
-        n_frontier = n_g_frontier = 0;
-        for (int w = 0; w < W; ++w) newly[w] = 0;
+        p->n_frontier = p->n_g_frontier = 0;
+        for (int w = 0; w < W; ++w) p->newly[w] = 0;
         for (int w = 0; w < WV; ++w)
-            for (uint64_t open = touched[w] & ~decided[w]; open; open &= open - 1) {
+            for (uint64_t open = touched[w] & ~p->decided[w]; open; open &= open - 1) {
                 int v = 64 * w + CTZ64(open);
                 /* Only 0, 1, 2-3 or more matter: clearing the lowest bit thrice beats a popcount, which
                  * without -mpopcnt is a library call. */
-                unsigned left = live[v], rest = left & (left - 1);
+                unsigned left = p->live[v], rest = left & (left - 1);
                 if (left == 0) return (int)depth;
                 if (rest == 0) {
                     int x = MEMBER[v][CTZ64(left)];
                     uint64_t bit = 1ull << (x & 63);
-                    if (!(newly[x >> 6] & bit)) { /* the same label forced by two variables */
-                        newly[x >> 6] |= bit;
-                        frontier[n_frontier++] = (uint16_t)x;
+                    if (!(p->newly[x >> 6] & bit)) { /* the same label forced by two variables */
+                        p->newly[x >> 6] |= bit;
+                        p->frontier[p->n_frontier++] = (uint16_t)x;
                     }
                 } else if (g && ((rest & (rest - 1)) & ((rest & (rest - 1)) - 1)) == 0) { /* 2 or 3 */
                     for (int j = 0; j < G_COUNT[v]; ++j) {
                         int gl = G_OF_VAR[v][j];
-                        if (!(left & ~G_MASK[gl]) && !(g_assumed[gl >> 6] >> (gl & 63) & 1u))
-                            g_frontier[n_g_frontier++] = (uint16_t)gl;
+                        if (!(left & ~G_MASK[gl]) && !(p->g_assumed[gl >> 6] >> (gl & 63) & 1u))
+                            p->g_frontier[p->n_g_frontier++] = (uint16_t)gl;
                     }
                 }
             }
         /* As in trial.py, the round's g-labels and forced labels are assumed only once every touched
          * variable has been examined: decided[] must not change during that scan. */
-        for (int f = 0; f < n_g_frontier; ++f) g_assumed[g_frontier[f] >> 6] |= 1ull << (g_frontier[f] & 63);
-        for (int f = 0; f < n_frontier; ++f) {
-            int x = frontier[f];
-            assumed[x >> 6] |= 1ull << (x & 63); /* never assumed before: its variables were undecided */
-            for (int k = 0; k < 4; ++k) decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
+        for (int f = 0; f < p->n_g_frontier; ++f) p->g_assumed[p->g_frontier[f] >> 6] |= 1ull << (p->g_frontier[f] & 63);
+        for (int f = 0; f < p->n_frontier; ++f) {
+            int x = p->frontier[f];
+            p->assumed[x >> 6] |= 1ull << (x & 63); /* never assumed before: its variables were undecided */
+            for (int k = 0; k < 4; ++k) p->decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
         }
     }
     return 0;
 }
 
-static int has(const uint64_t *bits, int i) { return (int)(bits[i >> 6] >> (i & 63) & 1u); }
-static void put(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }
+/* The round-0 state: every label and g-label of the assumptions in the first frontiers, the labels'
+ * variables decided. */
+int sr_propagate(const Cands *c, const uint64_t assumed0[W], const uint64_t g_assumed0[WG], int g, long limit)
+{
+    Prop p;
+    memcpy(p.live, c->live, sizeof p.live);
+    memset(p.removed, 0, sizeof p.removed);
+    memset(p.decided, 0, sizeof p.decided);
+    memcpy(p.assumed, assumed0, sizeof p.assumed);
+    memcpy(p.newly, assumed0, sizeof p.newly);
+    memcpy(p.g_assumed, g_assumed0, sizeof p.g_assumed);
+    p.n_frontier = p.n_g_frontier = 0;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = assumed0[w]; bits; bits &= bits - 1) {
+            int x = 64 * w + CTZ64(bits);
+            p.frontier[p.n_frontier++] = (uint16_t)x;
+            for (int k = 0; k < 4; ++k) p.decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
+        }
+    for (int w = 0; w < WG; ++w)
+        for (uint64_t bits = g_assumed0[w]; bits; bits &= bits - 1)
+            p.g_frontier[p.n_g_frontier++] = (uint16_t)(64 * w + CTZ64(bits));
+    return prop_rounds(c, &p, g, 1, limit);
+}
 
-/* ---- whips: does a whip (g-whip) of length <= limit exist on a target? -------------------------
- *
- * A depth-first search over the partial whips of the target (SPEC §4.2, §7.2), as the rules build them
- * (rules/partial-whip1.clp, partial-whip.clp, whip.clp): from the last rlc R (Z for the first cell), a
- * left-linking candidate L linked to R; a variable V of L, not yet used and not one of R's own
- * variables (such a V holds R, compatible with Z and the rlcs); then the candidates of V other than L
- * that are not linked to Z or to an rlc (not in `inc`): none makes a whip, exactly one (not Z nor an
- * rlc) is the next rlc.  With g (SPEC §4.5, rules/partial-g-whip*.clp, g-whip.clp) two or three of them
- * lying in one g-label G of V, L not in G and neither Z nor an rlc in G, make G the next rlc: its
- * g-links (linked to all its labels) join `inc`, and the next L is g-linked to it.  The search stops
- * at the first whip found; the rules' one refusal it omits is said at the cache below.
- *
- * Why it exists: the engine builds the partial whips (g-whips) of only the targets that carry one of
- * the active level's length or less in the current state (driver.py, Engine._whip_search).  The trial
- * depth is a necessary condition only: at level 4 of W4 puzzles 40-70 targets pass it and 2-8 get a
- * whip[4].  A node here is a few bitset operations (about 0.2 us), where CLIPS pays tens of
- * microseconds of Rete work for each partial whip it builds, keeps up to date through every
- * elimination and retracts.  Measured (docs/engine.md): W3-W6 and gW4-gW6 puzzles 1.6-2x faster.
- *
- * `budget` bounds the nodes visited: past it the answer is "maybe" (-1), which the engine treats as
- * "yes" (the target is focused and CLIPS decides), so a pathological target costs bounded time and a
- * whip is never missed. */
-typedef struct {
-    const Cands *c;
-    int limit, g;
-    int need_g;           /* g_whip(): only a chain with a g-rlc closes */
-    int n_g;              /* the number of g-rlcs of the partial whip */
-    long budget;
-    uint64_t rlcs[W];     /* Z and the rlcs of the partial whip that are labels */
-    uint64_t grlcs[WG];   /* its g-rlcs */
-    uint64_t used[WV];    /* its variables */
-    uint64_t key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
-} WhipSearch;
+/* ---- the searches' common parts: control, the cache of failed partial chains, inc -------------- */
 
-/* Failed partial whips, so that the orders of one set of rlcs ending on the same rlc are explored
- * once.  A partial (g-)whip's extensions depend only on its set of rlcs S (inc is the links of Z and
- * S, and the next rlc must not be Z or in S) and its last rlc, not on its left-linking candidates or
- * its variables: the rules also refuse a left-linking candidate that was an earlier one, the search
- * does not, so it may say yes where CLIPS finds nothing, never the reverse; and a used variable needs
- * no test, being a function of S: a label rlc's variable holds that rlc, present and not linked to Z
- * or any rlc (nor g-linked to a g-rlc, which would put all the g-rlc's labels in inc), so it can
- * give no new rlc; a g-rlc's variable is the g-label's.  The cache is direct-mapped, keyed by
- * (S, last rlc), with a generation number so that each search starts with it empty at no cost;
- * `rem` is the largest number of cells that failed to complete from there.  It is static (1.8 MB,
- * used only with the GIL held: whip() does not release it). */
-#define MEMO_SIZE 8192
+/* One node visited: SR_NONE to go on, SR_BUDGET when the budget is spent, SR_STOPPED when the poll asks
+ * to stop. */
+static int tick(SrCtl *ctl)
+{
+    if (--ctl->budget < 0) return SR_BUDGET;
+    if (ctl->poll && --ctl->until_poll <= 0) {
+        ctl->until_poll = SR_POLL_EVERY;
+        if (ctl->poll(ctl->poll_arg)) {
+            ctl->budget = -1; /* every pending node of this search answers at once */
+            return SR_STOPPED;
+        }
+    }
+    return SR_NONE;
+}
+
+/* Failed partial chains, so that the orders of one set of rlcs are explored once (whips: the orders
+ * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
+ * rlcs S, last rlc; -1 for braids), with a generation number so that each search starts with it empty
+ * at no cost; `rem` is the largest number of cells that failed to complete from there.  Static (15 MB
+ * of address space, touched only as far as used; one search at a time: the module holds the GIL).
+ * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
+ * raters search without a budget, up to millions of nodes on BxB puzzles, and a slot evicted there
+ * means a subtree explored again. */
+#define MEMO_SIZE (1 << 16)
 static struct {
     uint64_t rlcs[W];
     uint64_t grlcs[WG];
@@ -380,7 +235,7 @@ static uint32_t memo_gen;
 static unsigned memo_slot(uint64_t key, int last)
 {
     uint64_t h = (key ^ (uint64_t)(last + 1) * 0x9E3779B97F4A7C15ull) * 0xFF51AFD7ED558CCDull;
-    return (unsigned)(h >> 51) & (MEMO_SIZE - 1);
+    return (unsigned)(h >> 48) & (MEMO_SIZE - 1);
 }
 
 /* Add rlc `i` (bit i of `bits`: the label rlcs, or the g-rlcs) to a partial chain's set, or take it out
@@ -417,18 +272,106 @@ static void memo_start(void)
     }
 }
 
-/* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`. */
-static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uint16_t free[NV])
+/* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`; when `touched` is
+ * not NULL, mark there the variables that lost a free member. */
+static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uint16_t free[NV], uint64_t *touched)
 {
     for (int w = 0; w < W; ++w) {
         uint64_t fresh = links[w] & c->present[w] & ~inc[w];
         inc[w] |= links[w];
         for (; fresh; fresh &= fresh - 1) {
             int x = 64 * w + CTZ64(fresh);
-            for (int k = 0; k < 4; ++k) free[VAR_OF[x][k]] &= (uint16_t)~POS_IN[x][k];
+            for (int k = 0; k < 4; ++k) {
+                int v = VAR_OF[x][k];
+                free[v] &= (uint16_t)~POS_IN[x][k];
+                if (touched) touched[v >> 6] |= 1ull << (v & 63);
+            }
         }
     }
 }
+
+/* A search from target z starts: the cache emptied, `inc` the candidates linked to z, `free` per
+ * variable its present members outside inc. */
+static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[NV])
+{
+    memo_start();
+    memset(inc, 0, W * sizeof inc[0]);
+    memcpy(free, c->live, NV * sizeof free[0]);
+    join_inc(c, LINK[z], inc, free, NULL);
+}
+
+/* The path of the partial chain being explored, copied out when it closes at cell `k` on `v`. */
+static void chain_out(SrChain *chain, const int16_t *var, const int16_t *rlc, int k, int v)
+{
+    if (chain == NULL) return;
+    chain->n = k + 1;
+    for (int j = 0; j < k; ++j) {
+        chain->var[j] = var[j];
+        chain->rlc[j] = rlc[j];
+    }
+    chain->var[k] = (int16_t)v;
+    chain->rlc[k] = -1;
+}
+
+/* The number of members of a 9-bit mask, counted only up to cap + 1. */
+static int count_upto(unsigned mask, int cap)
+{
+    int n = 0;
+    for (; mask && n <= cap; mask &= mask - 1) ++n;
+    return n;
+}
+
+/* Is a member of g-label `gl` of variable `v` (a position of its mask) one of `rlcs` (Z or an rlc)? */
+static int glabel_holds(int v, int gl, const uint64_t rlcs[W])
+{
+    for (unsigned ps = G_MASK[gl]; ps; ps &= ps - 1)
+        if (has(rlcs, MEMBER[v][CTZ64(ps)])) return 1;
+    return 0;
+}
+
+/* ---- whips: does a whip (g-whip) of length <= limit exist on a target? -------------------------
+ *
+ * A depth-first search over the partial whips of the target (SPEC §4.2, §7.2), as the rules build them
+ * (rules/partial-whip1.clp, partial-whip.clp, whip.clp): from the last rlc R (Z for the first cell), a
+ * left-linking candidate L linked to R; a variable V of L, not yet used and not one of R's own
+ * variables (such a V holds R, compatible with Z and the rlcs); then the candidates of V other than L
+ * that are not linked to Z or to an rlc (not in `inc`): none makes a whip, exactly one (not Z nor an
+ * rlc) is the next rlc.  With g (SPEC §4.5, rules/partial-g-whip*.clp, g-whip.clp) two or three of them
+ * lying in one g-label G of V, L not in G and neither Z nor an rlc in G, make G the next rlc: its
+ * g-links (linked to all its labels) join `inc`, and the next L is g-linked to it.  The search stops
+ * at the first whip found.
+ *
+ * The cache: a partial (g-)whip's extensions depend only on its set of rlcs S (inc is the links of Z
+ * and S, and the next rlc must not be Z or in S) and its last rlc, not on its left-linking candidates
+ * or its variables: the rules also refuse a left-linking candidate that was an earlier one, the search
+ * does not, so it may say yes where CLIPS finds nothing, never the reverse; and a used variable needs
+ * no test, being a function of S: a label rlc's variable holds that rlc, present and not linked to Z
+ * or any rlc (nor g-linked to a g-rlc, which would put all the g-rlc's labels in inc), so it can
+ * give no new rlc; a g-rlc's variable is the g-label's.
+ *
+ * Why it exists: the engine builds the partial whips (g-whips) of only the targets that carry one of
+ * the active level's length or less in the current state (driver.py, Engine._whip_search).  The trial
+ * depth is a necessary condition only: at level 4 of W4 puzzles 40-70 targets pass it and 2-8 get a
+ * whip[4].  A node here is a few bitset operations (about 0.2 us), where CLIPS pays tens of
+ * microseconds of Rete work for each partial whip it builds, keeps up to date through every
+ * elimination and retracts.  Measured (docs/engine.md): W3-W6 and gW4-gW6 puzzles 1.6-2x faster.
+ *
+ * The budget bounds the nodes visited: past it the answer is "maybe" (SR_BUDGET), which the engine
+ * treats as "yes" (the target is focused and CLIPS decides), so a pathological target costs bounded
+ * time and a whip is never missed. */
+typedef struct {
+    const Cands *c;
+    int limit, g;
+    int need_g;           /* only a chain with a g-rlc closes */
+    int n_g;              /* the number of g-rlcs of the partial whip */
+    SrCtl *ctl;
+    uint64_t rlcs[W];     /* Z and the rlcs of the partial whip that are labels */
+    uint64_t grlcs[WG];   /* its g-rlcs */
+    uint64_t used[WV];    /* its variables */
+    uint64_t key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
+    int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
+    SrChain *chain;       /* where a whip found goes (NULL: nowhere) */
+} WhipSearch;
 
 /* Is `v` a variable of rlc `last` (a label index, or NL + a g-label index)? */
 static int rlc_variable(int last, int v)
@@ -439,16 +382,18 @@ static int rlc_variable(int last, int v)
 
 static int is_used(const WhipSearch *s, int v) { return (int)(s->used[v >> 6] >> (v & 63) & 1u); }
 
-/* 1 if the partial whip of length s->limit - 1 whose newest rlc `last` (in s) has `links` (its links, or
- * a g-rlc's g-links) closes: a variable, not used and not last's, with a present member in links and
- * every free member (`free`: its parent's) in links; 0 if not, -1 out of budget.  The last cell is
- * tested here rather than by building the partial whip (copying inc and free, joining its links) and
- * caching its failure: two thirds of the nodes are such leaves (the 1,446 g-whip searches at limit 9 of
- * line 12301: 51 of 75 million), and their cache entries evicted the others'. */
-static int whip_closes(WhipSearch *s, int last, const uint64_t *links, const uint16_t free[NV])
+/* SR_FOUND if the partial whip of length k = s->limit - 1 whose newest rlc `last` (in s) has `links`
+ * (its links, or a g-rlc's g-links) closes: a variable, not used and not last's, with a present member
+ * in links and every free member (`free`: its parent's) in links; else SR_NONE, SR_BUDGET or
+ * SR_STOPPED.  The last cell is tested here rather than by building the partial whip (copying inc and
+ * free, joining its links) and caching its failure: two thirds of the nodes are such leaves (the 1,446
+ * g-whip searches at limit 9 of line 12301: 51 of 75 million), and their cache entries evicted the
+ * others'. */
+static int whip_closes(WhipSearch *s, int last, int k, const uint64_t *links, const uint16_t free[NV])
 {
-    if (--s->budget < 0) return -1;
-    if (s->need_g && !s->n_g) return 0;
+    int t = tick(s->ctl);
+    if (t) return t;
+    if (s->need_g && !s->n_g) return SR_NONE;
     const Cands *c = s->c;
     for (int w = 0; w < W; ++w)
         for (uint64_t bits = links[w] & c->present[w]; bits; bits &= bits - 1) {
@@ -457,46 +402,51 @@ static int whip_closes(WhipSearch *s, int last, const uint64_t *links, const uin
                 int v = VAR_OF[l][kk];
                 unsigned f = free[v];
                 while (f && has(links, MEMBER[v][CTZ64(f)])) f &= f - 1;
-                if (f == 0 && !is_used(s, v) && !rlc_variable(last, v)) return 1;
+                if (f == 0 && !is_used(s, v) && !rlc_variable(last, v)) {
+                    chain_out(s->chain, s->path_var, s->path_rlc, k, v);
+                    return SR_FOUND;
+                }
             }
         }
-    return 0;
+    return SR_NONE;
 }
 
 static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV], unsigned slot);
 
 /* The partial whip of length k whose newest rlc `last` (in s, its variable in s->used) has `links`, its
- * parent's being `inc` and `free`: 1 if a whip extends it, 0 if none, -1 out of budget. */
+ * parent's being `inc` and `free`: SR_FOUND if a whip extends it, else as whip_extend. */
 static int whip_child(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV],
                       const uint64_t *links)
 {
-    if (k + 1 >= s->limit) return whip_closes(s, last, links, free);
+    if (k + 1 >= s->limit) return whip_closes(s, last, k, links, free);
     unsigned slot = memo_slot(s->key, last);
-    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return 0;
+    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return SR_NONE;
     uint64_t next[W];
     uint16_t next_free[NV];
     memcpy(next, inc, sizeof next);
     memcpy(next_free, free, sizeof next_free);
-    join_inc(s->c, links, next, next_free);
+    join_inc(s->c, links, next, next_free, NULL);
     return whip_extend(s, last, k, next, next_free, slot);
 }
 
 /* Scratch of whip_extend: per variable, the positions of its left-linking candidates (zero between
- * uses; static like the cache, under the GIL). */
+ * uses; static like the cache). */
 static uint16_t LEFT_POS[NV];
 
-/* 1 if a whip (with s->g a g-whip) of length <= s->limit extends the partial one of length k whose
- * last rlc is `last` (a label index; NL + a g-label index; Z when k = 0), whose candidates linked to Z
- * or an rlc (g-linked to a g-rlc) are `inc` and, per variable, whose present members not in inc are
- * `free` (positions); 0 if none; -1 if out of budget.  `slot` is its cache slot.  Keeping `free` makes
- * the test of a variable one mask: on W4-W6 puzzles it halved the search's time against counting each
- * variable's members in inc.  A left-linking candidate is in inc (linked to the last rlc), so a
- * variable's next cell depends on the variable only, not on which of its members is the left-linking
- * one (but for a g-rlc, which must not hold it): the variables are gathered first and each tried once
- * (visiting it once per left-linking candidate cost ~2 of the 3 children built per node). */
+/* SR_FOUND if a whip (with s->g a g-whip) of length <= s->limit extends the partial one of length k
+ * whose last rlc is `last` (a label index; NL + a g-label index; Z when k = 0), whose candidates linked
+ * to Z or an rlc (g-linked to a g-rlc) are `inc` and, per variable, whose present members not in inc
+ * are `free` (positions); SR_NONE if none; SR_BUDGET / SR_STOPPED if undecided.  `slot` is its cache
+ * slot.  Keeping `free` makes the test of a variable one mask: on W4-W6 puzzles it halved the search's
+ * time against counting each variable's members in inc.  A left-linking candidate is in inc (linked to
+ * the last rlc), so a variable's next cell depends on the variable only, not on which of its members is
+ * the left-linking one (but for a g-rlc, which must not hold it): the variables are gathered first and
+ * each tried once (visiting it once per left-linking candidate cost ~2 of the 3 children built per
+ * node). */
 static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV], unsigned slot)
 {
-    if (--s->budget < 0) return -1;
+    int t = tick(s->ctl);
+    if (t) return t;
     const Cands *c = s->c;
     const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL];
     int vars[NV], n_vars = 0;
@@ -507,10 +457,11 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 int v = VAR_OF[l][kk];
                 if (is_used(s, v) || rlc_variable(last, v)) continue;
                 if (free[v] == 0) { /* every candidate of V linked to Z or an rlc: a whip */
-                    if (s->need_g && !s->n_g) continue; /* g_whip(): not without a g-rlc */
+                    if (s->need_g && !s->n_g) continue; /* not without a g-rlc */
                     for (int j = 0; j < n_vars; ++j) LEFT_POS[vars[j]] = 0;
                     LEFT_POS[v] = 0;
-                    return 1;
+                    chain_out(s->chain, s->path_var, s->path_rlc, k, v);
+                    return SR_FOUND;
                 }
                 if (!LEFT_POS[v]) vars[n_vars++] = v;
                 LEFT_POS[v] |= POS_IN[l][kk];
@@ -524,33 +475,32 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
     if (k + 1 >= s->limit) { /* no room for another cell: only the root of a search at limit 1 (whip_child
                               * tests a last cell in place) */
         memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
-        return 0;
+        return SR_NONE;
     }
     const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
     for (int j = 0; j < n_vars; ++j) {
         int v = vars[j];
         unsigned f = free[v];
-        int n_free = 0;
-        for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
+        int n_free = count_upto(f, cap);
         if (n_free > cap) continue;
-        int found = 0;
+        int found = SR_NONE;
         s->used[v >> 6] |= 1ull << (v & 63);
+        s->path_var[k] = (int16_t)v;
         if (n_free == 1) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
             if (!has(s->rlcs, r)) {
+                s->path_rlc[k] = (int16_t)r;
                 flip_rlc(s->rlcs, &s->key, r, r);
                 found = whip_child(s, r, k + 1, inc, free, LINK[r]);
                 flip_rlc(s->rlcs, &s->key, r, r);
             }
         } else /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
-            for (int jj = 0; jj < G_COUNT[v] && !found; ++jj) {
+            for (int jj = 0; jj < G_COUNT[v] && found == SR_NONE; ++jj) {
                 int gl = G_OF_VAR[v][jj];
                 unsigned mask = G_MASK[gl];
-                /* a left-linking candidate outside G */
-                if (f & ~mask || !(lefts[j] & ~mask) || has(s->grlcs, gl)) continue;
-                int clash = 0; /* Z or an rlc in G */
-                for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
-                if (clash) continue;
+                /* a left-linking candidate outside G; neither Z nor an rlc in G */
+                if (f & ~mask || !(lefts[j] & ~mask) || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
+                s->path_rlc[k] = (int16_t)(NL + gl);
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 ++s->n_g;
                 found = whip_child(s, NL + gl, k + 1, inc, free, GLINK[gl]);
@@ -561,7 +511,18 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
         if (found) return found;
     }
     memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
-    return 0;
+    return SR_NONE;
+}
+
+int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrChain *chain)
+{
+    WhipSearch s = {.c = c, .limit = limit > 81 ? 81 : limit, .g = g || need_g, .need_g = need_g, .ctl = ctl,
+                    .key = SET_KEY[z], .chain = chain};
+    put(s.rlcs, z);
+    uint64_t inc[W];
+    uint16_t free[NV];
+    search_start(c, z, inc, free);
+    return whip_extend(&s, z, 0, inc, free, memo_slot(s.key, z));
 }
 
 /* ---- braids: does a braid (g-braid) of length <= limit exist on a target? -----------------------
@@ -575,12 +536,19 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
  * lying in one g-label G of V (neither Z nor an rlc in G, G not in S) make G the next rlc.  As in the
  * rules, V is never a g-rlc's variable when it extends a chain, and every partial braid must pass the
  * lean stages' test (Engine._viable): the propagation from Z and S, all assumed, contradicts within
- * limit - |S| rounds.  The search is permissive where the rules are stricter (a closing V may be a
- * g-rlc's; a g-rlc need not have a left-linking candidate outside G; V may hold an earlier left-linking
- * candidate), so it may say yes where CLIPS finds nothing, never the reverse.
+ * limit - |S| rounds.  A node's closing variables are looked for before its children, so the braid
+ * found is one of the shortest in that branch.
+ *
+ * Not strict (the engine's filter), the search is permissive where the rules are stricter (a closing
+ * V may be a g-rlc's; a g-rlc need not have a left-linking candidate outside G), so it can say yes
+ * where CLIPS finds nothing, never the reverse.  Strict (the compiled raters, te.c), it follows the
+ * definitions: a closing V is no g-rlc's variable, and a g-rlc's variable has a present member outside
+ * G (the left-linking candidate, in inc since every free member is in G).  Neither refuses a V holding
+ * an earlier left-linking candidate (SPEC §4.2's loopless condition): a braid's left-linking candidates
+ * are any members of inc, chosen when it is printed (te.c, sudorules/engine/te.py).
  *
  * Extensions depend on the set S only, not on the order its rlcs came in, so a set that failed is
- * recorded in the whip search's cache (last = -1) and not explored again in another order.
+ * recorded in the cache (last = -1) and not explored again in another order.
  *
  * Why it exists: a lean stage builds the partial braids (g-braids) of one target in CLIPS, tens of
  * milliseconds a target at lengths 6-7 (more than ten times that for g-braids), and most targets
@@ -588,78 +556,183 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
  * it proves have none.  Measured figures: docs/engine.md. */
 typedef struct {
     const Cands *c;
-    int limit, g;
-    long budget;
+    int limit, g, strict;
+    SrCtl *ctl;
     uint64_t rlcs[W];   /* Z and the label rlcs */
     uint64_t grlcs[WG]; /* the g-rlcs */
     uint64_t gvars[WV]; /* the variables of the g-rlcs */
+    uint64_t decided[WV]; /* the variables of Z and of the label rlcs (disjoint: the rlcs are compatible) */
     uint64_t key;       /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
+    int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
+    SrChain *chain;
 } BraidSearch;
 
-/* The lean stages' test of a partial braid (Engine._viable): may Z and its rlcs still close a braid
- * within `rounds` more cells? */
-static int braid_viable(const BraidSearch *s, int rounds)
+/* Decide (or undecide) the four variables of label x in the search's propagation state. */
+static void flip_decided(BraidSearch *s, int x)
 {
-    return rounds >= 1 && propagate(s->c, s->rlcs, s->grlcs, s->g, rounds) > 0;
+    for (int k = 0; k < 4; ++k) s->decided[VAR_OF[x][k] >> 6] ^= 1ull << (VAR_OF[x][k] & 63);
 }
 
-static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV]);
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+                        unsigned slot, int bound);
 
 /* The partial braid of length k + 1 whose newest rlc, already in s, has `links` (its links, or a g-rlc's
- * g-links): braid_extend from it if it passes the lean stages' test, else 0. */
-static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t *links)
+ * g-links), its parent's propagation contradicting by round `bound`: braid_extend from it unless the
+ * cache knows it failed with as many cells left. */
+static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+                       const uint64_t *links, int bound)
 {
-    if (!braid_viable(s, s->limit - (k + 1))) return 0;
-    uint64_t next[W];
+    unsigned slot = memo_slot(s->key, -1);
+    if (memo_failed(slot, s->rlcs, s->grlcs, -1, s->limit - (k + 1))) return SR_NONE;
+    uint64_t next[W], next_touched[WV];
     uint16_t next_free[NV];
     memcpy(next, inc, sizeof next);
     memcpy(next_free, free, sizeof next_free);
-    join_inc(s->c, links, next, next_free);
-    return braid_extend(s, k + 1, next, next_free);
+    memcpy(next_touched, touched, sizeof next_touched);
+    join_inc(s->c, links, next, next_free, next_touched);
+    return braid_extend(s, k + 1, next, next_free, next_touched, slot, bound);
 }
 
-/* 1 if a braid (with s->g a g-braid) of length <= s->limit extends the partial one of length k (its
- * set of rlcs in s, `inc` and `free` as in whip_extend), 0 if none, -1 if out of budget. */
-static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV])
+static int is_gvar(const BraidSearch *s, int v) { return (int)(s->gvars[v >> 6] >> (v & 63) & 1u); }
+
+/* Does an rlc with these links link anything not yet in inc?  A g-rlc that does not is a cell a g-braid
+ * can always do without (its variable unused, every later left-linking candidate it links already
+ * linked to Z or an earlier rlc), and its child would be its parent again, one cell longer. */
+static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[W])
 {
-    unsigned slot = memo_slot(s->key, -1);
-    if (memo_failed(slot, s->rlcs, s->grlcs, -1, s->limit - k)) return 0;
-    if (--s->budget < 0) return -1;
+    uint64_t any = 0;
+    for (int w = 0; w < W; ++w) any |= links[w] & c->present[w] & ~inc[w];
+    return any != 0;
+}
+
+/* SR_FOUND if a braid (with s->g a g-braid) of length <= s->limit extends the partial one of length k
+ * (its set of rlcs in s, `inc` and `free` as in whip_extend; `slot` its cache slot, `bound` a round by
+ * which the propagation from Z and its rlcs contradicts, from its parent), SR_NONE if none, SR_BUDGET /
+ * SR_STOPPED if undecided.
+ *
+ * Every partial braid must pass the lean stages' test (Engine._viable): the propagation from Z and its
+ * rlcs, all assumed, contradicts within the limit - k cells left.  That test was most of a search's
+ * time (perf: 81 % of a BxB context's searches when each node ran sr_propagate), so it costs less here:
+ * - a child's round is never later than its parent's (one more assumption only removes more
+ *   candidates, so every variable is forced or emptied no later): when the parent's `bound` is within
+ *   the cells left, nothing is computed;
+ * - otherwise the propagation starts from round 2: `free` is the state after its round 1 (round 1
+ *   removes the links of Z and the rlcs: inc), and the variables the scan below meets with one free
+ *   member (2-3 in one g-label) are that round's forced labels (assumed g-labels);
+ * - a set that fails it is cached like any other failure.
+ * (The old test, a whole sr_propagate before each child: line 14 of SHC's BxB sample at p <= 9
+ * 5.87 -> 2.42 s with the first two, then see docs/engine.md.) */
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+                        unsigned slot, int bound)
+{
+    int t = tick(s->ctl);
+    if (t) return t;
     const Cands *c = s->c;
     const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
-    for (int v = 0; v < NV; ++v) {
-        unsigned live = c->live[v], f = free[v];
-        if (f == live) continue; /* no member linked to Z or an rlc: no left-linking candidate */
-        if (f == 0) return 1;    /* every member linked to Z or an rlc: a braid */
-        if (k + 1 >= s->limit || s->gvars[v >> 6] >> (v & 63) & 1u) continue;
-        int n_free = 0;
-        for (unsigned rest = f; rest && n_free <= cap; rest &= rest - 1) ++n_free;
-        if (n_free > cap) continue;
-        int found = 0;
-        if (n_free == 1) { /* the rlc: a candidate */
+    const int rem = s->limit - k;  /* cells left, the closing one included */
+    int16_t vars[NV];
+    int n_vars = 0, round1 = 0;
+    Prop p; /* filled only as far as the test needs it */
+    p.n_frontier = p.n_g_frontier = 0;
+    memset(p.newly, 0, sizeof p.newly);
+    /* the variables with a member in inc (a left-linking candidate), but those of Z and the rlcs */
+    for (int w = 0; w < WV; ++w)
+        for (uint64_t open = touched[w] & ~s->decided[w]; open; open &= open - 1) {
+        int v = 64 * w + CTZ64(open);
+        unsigned f = free[v];
+        if (f == 0) { /* every member linked to Z or an rlc: a braid */
+            if (s->strict && is_gvar(s, v)) { /* not one of a g-rlc's, but the propagation contradicts */
+                round1 = 1;
+                continue;
+            }
+            chain_out(s->chain, s->path_var, s->path_rlc, k, v);
+            return SR_FOUND;
+        }
+        unsigned rest = f & (f - 1);
+        if (rest == 0) { /* one free member: forced in round 1 */
+            int x = MEMBER[v][CTZ64(f)];
+            if (!has(p.newly, x)) {
+                put(p.newly, x);
+                p.frontier[p.n_frontier++] = (uint16_t)x;
+            }
+        } else if (s->g && ((rest & (rest - 1)) & ((rest & (rest - 1)) - 1)) == 0) { /* 2 or 3 */
+            for (int j = 0; j < G_COUNT[v]; ++j) {
+                int gl = G_OF_VAR[v][j];
+                if (!(f & ~G_MASK[gl]) && !has(s->grlcs, gl)) p.g_frontier[p.n_g_frontier++] = (uint16_t)gl;
+            }
+        } else
+            continue;
+        if (k + 1 < s->limit && !is_gvar(s, v) && count_upto(f, cap) <= cap) vars[n_vars++] = (int16_t)v;
+        }
+    if (bound > rem) { /* the lean test, from round 2 */
+        if (!round1 && rem >= 2) {
+            memcpy(p.live, free, sizeof p.live);
+            memcpy(p.removed, inc, sizeof p.removed);
+            memcpy(p.decided, s->decided, sizeof p.decided);
+            memcpy(p.g_assumed, s->grlcs, sizeof p.g_assumed);
+            for (int w = 0; w < W; ++w) p.assumed[w] = s->rlcs[w] | p.newly[w];
+            for (int f = 0; f < p.n_g_frontier; ++f) put(p.g_assumed, p.g_frontier[f]);
+            for (int f = 0; f < p.n_frontier; ++f)
+                for (int kk = 0; kk < 4; ++kk) p.decided[VAR_OF[p.frontier[f]][kk] >> 6] |= 1ull << (VAR_OF[p.frontier[f]][kk] & 63);
+            bound = prop_rounds(c, &p, s->g, 2, rem);
+        } else
+            bound = round1;
+        if (bound == 0) {
+            memo_fail(slot, s->rlcs, s->grlcs, -1, rem);
+            return SR_NONE;
+        }
+    }
+    for (int j = 0; j < n_vars; ++j) {
+        int v = vars[j], found = SR_NONE;
+        unsigned f = free[v];
+        s->path_var[k] = (int16_t)v;
+        if (!(f & (f - 1))) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
-            if (has(s->rlcs, r)) continue; /* Z or an rlc (its own variable) */
+            s->path_rlc[k] = (int16_t)r;
             flip_rlc(s->rlcs, &s->key, r, r);
-            found = braid_child(s, k, inc, free, LINK[r]);
+            flip_decided(s, r);
+            found = braid_child(s, k, inc, free, touched, LINK[r], bound);
+            flip_decided(s, r);
             flip_rlc(s->rlcs, &s->key, r, r);
         } else /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
-            for (int j = 0; j < G_COUNT[v] && !found; ++j) {
-                int gl = G_OF_VAR[v][j];
+            for (int jj = 0; jj < G_COUNT[v] && found == SR_NONE; ++jj) {
+                int gl = G_OF_VAR[v][jj];
                 unsigned mask = G_MASK[gl];
-                if (f & ~mask || has(s->grlcs, gl)) continue;
-                int clash = 0; /* Z or an rlc in G */
-                for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->rlcs, MEMBER[v][CTZ64(ps)]);
-                if (clash) continue;
+                if (f & ~mask || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
+                if (s->strict && !(c->live[v] & ~mask)) continue; /* no left-linking candidate outside G */
+                /* Its twin (the same three labels, another variable) already an rlc: this cell would add
+                 * no link, and a g-braid using it is a longer one without it: never needed, and the
+                 * search took both orders of every such pair (W11 puzzle of issue 23, gB: see
+                 * docs/engine.md). */
+                if (has(s->grlcs, G_TWIN[gl])) continue;
+                if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
+                s->path_rlc[k] = (int16_t)(NL + gl);
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 s->gvars[v >> 6] |= 1ull << (v & 63);
-                found = braid_child(s, k, inc, free, GLINK[gl]);
+                found = braid_child(s, k, inc, free, touched, GLINK[gl], bound);
                 s->gvars[v >> 6] &= ~(1ull << (v & 63));
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             }
         if (found) return found;
     }
-    memo_fail(slot, s->rlcs, s->grlcs, -1, s->limit - k);
-    return 0;
+    memo_fail(slot, s->rlcs, s->grlcs, -1, rem);
+    return SR_NONE;
+}
+
+int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, SrChain *chain)
+{
+    BraidSearch s = {.c = c, .limit = limit > 81 ? 81 : limit, .g = g, .strict = strict, .ctl = ctl,
+                     .key = SET_KEY[z], .chain = chain};
+    put(s.rlcs, z);
+    flip_decided(&s, z);
+    int bound = sr_propagate(c, s.rlcs, s.grlcs, g, s.limit); /* the root's lean test */
+    if (bound == 0) return SR_NONE;
+    uint64_t inc[W], touched[WV] = {0};
+    uint16_t free[NV];
+    search_start(c, z, inc, free);
+    for (int v = 0; v < NV; ++v)
+        if (free[v] != c->live[v]) touched[v >> 6] |= 1ull << (v & 63);
+    return braid_extend(&s, 0, inc, free, touched, memo_slot(s.key, -1), bound);
 }
 
 /* ---- special chains: one chain of a given length on a target, found and returned ---------------
@@ -695,7 +768,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
 typedef struct {
     const Cands *c;
     int mode, length, typed, kind, z;
-    long budget;
+    SrCtl *ctl;
     uint64_t used[W];       /* Z, the llcs and the label rlcs */
     uint64_t assumed[W];    /* Z and the label rlcs */
     uint64_t gassumed[WG];  /* the g-rlcs */
@@ -703,14 +776,10 @@ typedef struct {
     int cv[82], cl[82], cr[82]; /* the cells: variable, llc, rlc (label index, NL + g-label, -1 none) */
 } ChainSearch;
 
-enum { MODE_WHIP, MODE_Z, MODE_T, MODE_BIV, MODE_GBIV };
+enum { MODE_WHIP = SR_MODE_WHIP, MODE_Z = SR_MODE_Z, MODE_T = SR_MODE_T, MODE_BIV = SR_MODE_BIV,
+       MODE_GBIV = SR_MODE_GBIV };
 
-static int popcount9(unsigned x)
-{
-    int n = 0;
-    for (; x; x &= x - 1) ++n;
-    return n;
-}
+static int popcount9(unsigned x) { return count_upto(x, 9); }
 
 /* the positions of the members of v present in `c` and in the set `bits` */
 static unsigned members_in(const Cands *c, int v, const uint64_t *bits)
@@ -725,11 +794,12 @@ static unsigned members_in(const Cands *c, int v, const uint64_t *bits)
 
 static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W]);
 
-/* Put cell k (v, l, r) in the search and recurse from it; 1 found (the cells stay), 0, -1 budget. */
+/* Put cell k (v, l, r) in the search and recurse from it: SR_FOUND (the cells stay), SR_NONE, or the
+ * control's SR_BUDGET / SR_STOPPED. */
 static int chain_cell(ChainSearch *s, int k, int v, int l, int r, const uint64_t inc[W])
 {
     s->cv[k] = v, s->cl[k] = l, s->cr[k] = r;
-    if (k + 1 == s->length) return 1;
+    if (k + 1 == s->length) return SR_FOUND;
     uint64_t next[W];
     memcpy(next, inc, sizeof next);
     const uint64_t *links = r < NL ? LINK[r] : GLINK[r - NL];
@@ -744,7 +814,7 @@ static int chain_cell(ChainSearch *s, int k, int v, int l, int r, const uint64_t
         put(s->assumed, r);
     } else
         put(s->gassumed, r - NL);
-    int found = propagate(s->c, s->assumed, s->gassumed, s->mode == MODE_GBIV, s->length - (k + 1)) > 0
+    int found = sr_propagate(s->c, s->assumed, s->gassumed, s->mode == MODE_GBIV, s->length - (k + 1)) > 0
                     ? chain_extend(s, k + 1, r, next) : 0;
     if (found) return found;
     s->kind = saved_kind;
@@ -763,7 +833,8 @@ static int chain_cell(ChainSearch *s, int k, int v, int l, int r, const uint64_t
  * s; 0 if none; -1 out of budget. */
 static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W])
 {
-    if (--s->budget < 0) return -1;
+    int stop = tick(s->ctl);
+    if (stop) return stop;
     const Cands *c = s->c;
     const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL];
     const uint64_t *zlinks = LINK[s->z];
@@ -852,446 +923,20 @@ static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W])
     return 0;
 }
 
-/* ---- the binding ----------------------------------------------------------------------------- */
-
-/* The value of an int object in *value (LONG_MIN if it does not fit a long: no label, g-label or
- * sensible limit is that far out), 0; or -1 with a TypeError set (`what` names the argument). */
-static int int_value(PyObject *item, const char *what, long *value)
+int sr_chain(const Cands *c, int z, int mode, int length, int typed, SrCtl *ctl, int16_t cells[3 * SR_MAX_CHAIN])
 {
-    PyObject *number;
-    if (PyLong_Check(item)) {
-        number = item;
-        Py_INCREF(number);
-    } else if (PyIndex_Check(item)) {
-        number = PyNumber_Index(item);
-        if (number == NULL) return -1;
-    } else {
-        PyErr_Format(PyExc_TypeError, "%s must be ints, got %.100s", what, Py_TYPE(item)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    *value = PyLong_AsLongAndOverflow(number, &overflow);
-    Py_DECREF(number);
-    if (*value == -1 && !overflow && PyErr_Occurred()) return -1;
-    if (overflow) *value = overflow > 0 ? LONG_MAX : LONG_MIN;
-    return 0;
-}
-
-/* The index of label 100*digit + 10*row + col (each 1..9), else -1 (no error set). */
-static int label_of(long value)
-{
-    int n = (int)(value / 100), r = (int)(value / 10 % 10), c = (int)(value % 10);
-    if (value < 111 || value > 999 || r == 0 || c == 0) return -1;
-    return label_index(n - 1, r - 1, c - 1);
-}
-
-/* The index of one label object, or -1 with a TypeError / ValueError set. */
-static int parse_label(PyObject *item, const char *what)
-{
-    long value;
-    if (int_value(item, what, &value) < 0) return -1;
-    int i = label_of(value);
-    if (i < 0)
-        PyErr_Format(PyExc_ValueError, "%s: %R is not a label 100*digit + 10*row + col (each 1..9)", what,
-                     item);
-    return i;
-}
-
-/* Fill `c` from a sequence (any iterable) of labels; 0, or -1 with an error set.  Items are fetched
- * one by one (an __index__ could change a list while it is read). */
-static int read_labels(PyObject *obj, Cands *c)
-{
-    memset(c, 0, sizeof *c);
-    PyObject *seq = PySequence_Fast(obj, "labels must be a sequence of ints");
-    if (seq == NULL) return -1;
-    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); ++j) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
-        Py_INCREF(item);
-        int i = parse_label(item, "labels");
-        Py_DECREF(item);
-        if (i < 0) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        put(c->present, i);
-    }
-    Py_DECREF(seq);
-    cands_index(c);
-    return 0;
-}
-
-static PyObject *py_depths(PyObject *self, PyObject *args, PyObject *kwargs)
-{
-    (void)self;
-    static char *kwlist[] = {"labels", "targets", "g", "limit", NULL};
-    PyObject *labels_obj, *targets_obj;
-    int g;
-    long limit;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOpl:depths", kwlist, &labels_obj, &targets_obj, &g,
-                                     &limit))
-        return NULL;
-    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %ld", limit);
-
-    Cands st;
-    if (read_labels(labels_obj, &st) < 0) return NULL;
-
-    PyObject *seq = PySequence_Fast(targets_obj, "targets must be a sequence of ints");
-    if (seq == NULL) return NULL;
-    /* index, then depth (below 729 + 972: each round assumes a new label or g-label), of each target;
-     * all are checked before any propagation */
-    Py_ssize_t n_targets = PySequence_Fast_GET_SIZE(seq);
-    uint16_t *work = PyMem_Malloc((size_t)(n_targets > 0 ? n_targets : 1) * sizeof *work);
-    if (work == NULL) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t j = 0; j < n_targets; ++j) {
-        if (j >= PySequence_Fast_GET_SIZE(seq)) { /* shortened by an __index__ */
-            PyErr_SetString(PyExc_RuntimeError, "targets changed size while read");
-            PyMem_Free(work);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
-        Py_INCREF(item);
-        int i = parse_label(item, "targets");
-        if (i >= 0 && !has(st.present, i)) {
-            PyErr_Format(PyExc_ValueError, "target %R is not among the labels", item);
-            i = -1;
-        }
-        Py_DECREF(item);
-        if (i < 0) {
-            PyMem_Free(work);
-            Py_DECREF(seq);
-            return NULL;
-        }
-        work[j] = (uint16_t)i;
-    }
-    Py_DECREF(seq);
-
-    static const uint64_t no_g[WG];
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t j = 0; j < n_targets; ++j) {
-        uint64_t target[W] = {0};
-        put(target, work[j]);
-        work[j] = (uint16_t)propagate(&st, target, no_g, g, limit);
-    }
-    Py_END_ALLOW_THREADS
-
-    PyObject *result = PyList_New(n_targets);
-    for (Py_ssize_t j = 0; result != NULL && j < n_targets; ++j) {
-        PyObject *d = PyLong_FromLong(work[j]);
-        if (d == NULL) Py_CLEAR(result);
-        else PyList_SET_ITEM(result, j, d);
-    }
-    PyMem_Free(work);
-    return result;
-}
-
-/* ---- State: the candidates built once, for many propagations from several assumptions --------- */
-
-typedef struct {
-    PyObject_HEAD
-    Cands cands; /* written by State_new only */
-} StateObject;
-
-static PyObject *State_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
-{
-    static char *kwlist[] = {"labels", NULL};
-    PyObject *labels_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:State", kwlist, &labels_obj)) return NULL;
-    StateObject *self = (StateObject *)type->tp_alloc(type, 0);
-    if (self == NULL) return NULL;
-    if (read_labels(labels_obj, &self->cands) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
-}
-
-/* depth(assumed, g, limit, /): positional only (METH_FASTCALL), as the engine calls it. */
-static PyObject *State_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 3)
-        return PyErr_Format(PyExc_TypeError,
-                            "depth() takes exactly 3 positional arguments (assumed, g, limit), %zd given", nargs);
-    int g = args[1] == Py_True ? 1 : args[1] == Py_False ? 0 : PyObject_IsTrue(args[1]);
-    if (g < 0) return NULL;
-    long limit;
-    if (int_value(args[2], "limit", &limit) < 0) return NULL;
-    if (limit < 1) return PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", args[2]);
-
-    uint64_t assumed[W] = {0}, g_assumed[WG] = {0};
-    PyObject *seq = PySequence_Fast(args[0], "assumed must be a sequence of ints");
-    if (seq == NULL) return NULL;
-    if (PySequence_Fast_GET_SIZE(seq) == 0) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "assumed is empty");
-        return NULL;
-    }
-    for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); ++j) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, j);
-        long value;
-        Py_INCREF(item);
-        int bad = int_value(item, "assumed", &value);
-        if (!bad) {
-            int i = label_of(value);
-            int k = value >= G_ID_MIN && value <= G_ID_MAX ? G_INDEX[value - G_ID_MIN] : -1;
-            if (i >= 0 && has(c->present, i)) put(assumed, i);
-            else if (k >= 0) put(g_assumed, k);
-            else {
-                bad = 1;
-                if (i >= 0) PyErr_Format(PyExc_ValueError, "assumed label %R is not among the labels", item);
-                else PyErr_Format(PyExc_ValueError, "assumed: %R is neither a label nor a g-label", item);
-            }
-        }
-        Py_DECREF(item);
-        if (bad) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    Py_DECREF(seq);
-    return PyLong_FromLong(propagate(c, assumed, g_assumed, g, limit));
-}
-
-
-/* The arguments of whip() and braid(), (target, g, limit, budget), or of g_whip(), (target, limit, budget)
- * with g true (`with_g` 0), checked: 0, or -1 with an error set.  `limit` comes back at most 81 (no
- * chain is longer). */
-typedef struct {
-    int z, g, limit;
-    long budget;
-} SearchArgs;
-
-static int search_args(const Cands *c, const char *name, int with_g, PyObject *const *args, Py_ssize_t nargs,
-                       SearchArgs *a)
-{
-    if (nargs != 3 + with_g) {
-        PyErr_Format(PyExc_TypeError, "%s() takes exactly %d positional arguments (target, %slimit, budget), %zd given",
-                     name, 3 + with_g, with_g ? "g, " : "", nargs);
-        return -1;
-    }
-    a->z = parse_label(args[0], "target");
-    if (a->z < 0) return -1;
-    if (!has(c->present, a->z)) {
-        PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
-        return -1;
-    }
-    a->g = with_g ? PyObject_IsTrue(args[1]) : 1;
-    if (a->g < 0) return -1;
-    PyObject *const *rest = args + 1 + with_g; /* limit, budget */
-    long limit;
-    if (int_value(rest[0], "limit", &limit) < 0 || int_value(rest[1], "budget", &a->budget) < 0) return -1;
-    if (limit < 1) {
-        PyErr_Format(PyExc_ValueError, "limit must be >= 1, got %R", rest[0]);
-        return -1;
-    }
-    if (a->budget < 1) {
-        PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", rest[1]);
-        return -1;
-    }
-    a->limit = limit > 81 ? 81 : (int)limit;
-    return 0;
-}
-
-/* A search from target z starts: the cache emptied, `inc` the candidates linked to z, `free` per
- * variable its present members outside inc. */
-static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[NV])
-{
-    memo_start();
-    memset(inc, 0, W * sizeof inc[0]);
-    memcpy(free, c->live, NV * sizeof free[0]);
-    join_inc(c, LINK[z], inc, free);
-}
-
-/* whip(target, g, limit, budget, /): 1 if a whip (with g, a whip or a g-whip) of length <= limit exists
- * on target in this state, 0 if none, -1 if the search visited `budget` partial whips without
- * deciding.  (A version also returned the candidates whose removal could turn a 0 into a 1, so that
- * the engine could skip targets whose answer could not have changed since the last step: it spared
- * ~10 % of the searches of W4 puzzles and cost as much in recording them.) */
-static PyObject *whip_search(const Cands *c, const SearchArgs *a, int need_g)
-{
-    WhipSearch s = {.c = c, .limit = a->limit, .g = a->g, .need_g = need_g, .budget = a->budget,
-                    .key = SET_KEY[a->z]};
-    put(s.rlcs, a->z);
-    uint64_t inc[W];
-    uint16_t free[NV];
-    search_start(c, a->z, inc, free);
-    return PyLong_FromLong(whip_extend(&s, a->z, 0, inc, free, memo_slot(s.key, a->z)));
-}
-
-static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const Cands *c = &((StateObject *)self)->cands;
-    SearchArgs a;
-    if (search_args(c, "whip", 1, args, nargs, &a) < 0) return NULL;
-    return whip_search(c, &a, 0);
-}
-
-/* g_whip(target, limit, budget, /): the same for a g-whip proper, a whip with at least one g-rlc: what
- * g-whip[n] rules find (g-whip.clp), where whip(target, True, ...) also says yes for a plain whip.  The
- * engine builds a target's partial g-whips only once it may carry one (Engine._whip_targets): most of
- * the targets it focuses carry a plain whip (73 of 74 on line 12301 of cb-001 in gB, 37 of 38 on line
- * 7462), and their partial g-whips were most of CLIPS's work there. */
-static PyObject *State_g_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const Cands *c = &((StateObject *)self)->cands;
-    SearchArgs a;
-    if (search_args(c, "g_whip", 0, args, nargs, &a) < 0) return NULL;
-    return whip_search(c, &a, 1);
-}
-
-/* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
- * exist on target in this state (the search is permissive: see its section), 0 if none, -1 if the
- * search visited `budget` partial braids without deciding. */
-static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const Cands *c = &((StateObject *)self)->cands;
-    SearchArgs a;
-    if (search_args(c, "braid", 1, args, nargs, &a) < 0) return NULL;
-    BraidSearch s = {.c = c, .limit = a.limit, .g = a.g, .budget = a.budget, .key = SET_KEY[a.z]};
-    put(s.rlcs, a.z);
-    if (!braid_viable(&s, s.limit)) return PyLong_FromLong(0);
-    uint64_t inc[W];
-    uint16_t free[NV];
-    search_start(c, a.z, inc, free);
-    return PyLong_FromLong(braid_extend(&s, 0, inc, free));
-}
-
-/* labels.py's id of g-label k (the inverse of G_INDEX) */
-static int g_label_id(int k)
-{
-    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
-        if (G_INDEX[j] == k) return G_ID_MIN + j;
-    return 0;
-}
-
-/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
-static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
-static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
-
-/* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this
- * state (see "special chains" above): a tuple of 3 * length ints, variable, left-linking label and
- * right-linking object of each cell (a label, a g-label id 10 * variable + segment, or 0 for the dot of
- * a last cell); 0 if none; -1 if the search visited `budget` partial chains without deciding. */
-static PyObject *State_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 5)
-        return PyErr_Format(PyExc_TypeError, "chain() takes exactly 5 positional arguments (target, mode, length, "
-                                             "typed, budget), %zd given", nargs);
-    int z = parse_label(args[0], "target");
-    if (z < 0) return NULL;
-    if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
-    static const char *const names[] = {"whip", "z", "t", "biv", "g-biv"};
-    int mode = -1;
-    if (PyUnicode_Check(args[1]))
-        for (int m = 0; m < 5; ++m)
-            if (PyUnicode_CompareWithASCIIString(args[1], names[m]) == 0) mode = m;
-    if (mode < 0)
-        return PyErr_Format(PyExc_ValueError, "mode must be one of whip, z, t, biv, g-biv, got %R", args[1]);
-    long length, budget;
-    if (int_value(args[2], "length", &length) < 0 || int_value(args[4], "budget", &budget) < 0) return NULL;
-    if (length < 1 || length > 81) return PyErr_Format(PyExc_ValueError, "length must be 1..81, got %R", args[2]);
-    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[4]);
-    int typed = PyObject_IsTrue(args[3]);
-    if (typed < 0) return NULL;
-
-    ChainSearch s = {.c = c, .mode = mode, .length = (int)length, .typed = typed, .kind = -1, .z = z,
-                     .budget = budget};
+    ChainSearch s = {.c = c, .mode = mode, .length = length > SR_MAX_CHAIN ? SR_MAX_CHAIN : length,
+                     .typed = typed, .kind = -1, .z = z, .ctl = ctl};
     put(s.used, z);
     put(s.assumed, z);
     uint64_t inc[W] = {0};
     if (mode == MODE_WHIP) memcpy(inc, LINK[z], sizeof inc);
     int found = chain_extend(&s, 0, z, inc);
-    if (found <= 0) return PyLong_FromLong(found);
-    PyObject *out = PyTuple_New(3 * length);
-    if (out == NULL) return NULL;
-    for (int k = 0; k < length; ++k) {
-        int r = s.cr[k];
-        long values[3] = {variable_value(s.cv[k]), label_value(s.cl[k]),
-                          r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL)};
-        for (int j = 0; j < 3; ++j) {
-            PyObject *x = PyLong_FromLong(values[j]);
-            if (x == NULL) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(out, 3 * k + j, x);
+    if (found == SR_FOUND)
+        for (int k = 0; k < s.length; ++k) {
+            cells[3 * k] = (int16_t)s.cv[k];
+            cells[3 * k + 1] = (int16_t)s.cl[k];
+            cells[3 * k + 2] = (int16_t)s.cr[k];
         }
-    }
-    return out;
-}
-
-static PyMethodDef State_methods[] = {
-    {"depth", (PyCFunction)(void (*)(void))State_depth, METH_FASTCALL,
-     "depth($self, assumed, g, limit, /)\n--\n\n"
-     "The round (1..limit) in which the trial propagation from all of `assumed` (a non-empty sequence of "
-     "labels among the state's and g-label ids 10*variable + segment) contradicts, with g-labels if g; 0 "
-     "if it does not within limit (>= 1) rounds."},
-    {"whip", (PyCFunction)(void (*)(void))State_whip, METH_FASTCALL,
-     "whip($self, target, g, limit, budget, /)\n--\n\n"
-     "1 if a whip (SPEC 4.2; with g, a whip or a g-whip, SPEC 4.5) of length <= limit exists on target "
-     "(a label among the state's), 0 if none, -1 if the search visited budget partial whips without "
-     "deciding."},
-    {"g_whip", (PyCFunction)(void (*)(void))State_g_whip, METH_FASTCALL,
-     "g_whip($self, target, limit, budget, /)\n--\n\n"
-     "1 if a g-whip (SPEC 4.5) with at least one g-candidate as right-linking object and of length <= "
-     "limit exists on target (a label among the state's), 0 if none, -1 if the search visited budget "
-     "partial whips without deciding."},
-    {"chain", (PyCFunction)(void (*)(void))State_chain, METH_FASTCALL,
-     "chain($self, target, mode, length, typed, budget, /)\n--\n\n"
-     "A chain of exactly length cells on target (a label among the state's) of one mode: whip (typed "
-     "whips), z (z-chains), t (t-whips), biv (bivalue-chains), g-biv (g-bivalue-chains); with typed, all "
-     "its variables of one kind.  A tuple (variable, left-linking, right-linking) per cell, in the "
-     "engine's integers (0: no right-linking candidate); 0 if none; -1 if the search visited budget "
-     "partial chains without deciding."},
-    {"braid", (PyCFunction)(void (*)(void))State_braid, METH_FASTCALL,
-     "braid($self, target, g, limit, budget, /)\n--\n\n"
-     "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "
-     "target (a label among the state's): the search may say 1 where the rules find none, never 0 where "
-     "they find one; 0 if none, -1 if it visited budget partial braids without deciding."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyTypeObject StateType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sudorules._trial.State",
-    .tp_basicsize = sizeof(StateObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "State(labels)\n--\n\n"
-              "The candidates (labels 100*digit + 10*row + col), indexed once for many State.depth calls; "
-              "immutable.",
-    .tp_new = State_new,
-    .tp_methods = State_methods,
-};
-
-static PyMethodDef methods[] = {
-    {"depths", (PyCFunction)(void (*)(void))py_depths, METH_VARARGS | METH_KEYWORDS,
-     "depths(labels, targets, g, limit) -> list[int]: for each target (a label among labels, each "
-     "100*digit + 10*row + col), its trial contradiction depth (sudorules.engine.trial, with g-labels "
-     "if g) if it is at most limit (>= 1), else 0."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_trial",
-    "Compiled trial propagation (contradiction depths) of sudorules.engine.trial.", -1, methods, NULL, NULL,
-    NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__trial(void)
-{
-    fill_tables();
-    if (PyType_Ready(&StateType) < 0) return NULL;
-    PyObject *m = PyModule_Create(&module);
-    if (m == NULL) return NULL;
-    Py_INCREF(&StateType);
-    if (PyModule_AddObject(m, "State", (PyObject *)&StateType) < 0) {
-        Py_DECREF(&StateType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return found;
 }

@@ -6,102 +6,183 @@
 (<Status.SOLVED: 'solved'>, 2)
 
 ``solve`` keeps one :class:`~sudorules.solver.Solver` per (``max_length``, ``lean_braids_from``),
-so the rules of a theory are loaded once per process, not once per call.  ``rate`` and ``check``
-take one puzzle or many (strings, :class:`~sudorules.puzzle.Puzzle` objects, any iterable of them)
-and return the same columns and statuses as ``sudorules rate`` and ``sudorules check``.
+so the rules of a theory are loaded once per process, not once per call.  ``solve``, ``rate`` and
+``check`` take puzzles as the command line does (:func:`records`): one puzzle (its text or a
+:class:`~sudorules.puzzle.Puzzle`), a file (a :class:`~pathlib.Path`, or a string naming an existing
+file), or many puzzles (any iterable of them: a list, a generator, a pandas Series); ``rate`` and
+``check`` return the same columns and statuses as ``sudorules rate`` and ``sudorules check``, with the
+same defaults (``ratings=("W",)``; ``memory_limit`` in MiB).  Theory and rating names are read in any
+case (``"gw"`` is ``gW``).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import pandas as pd
 
 from .enums import Theory
+from .errors import InputError
+from .options import check_time_limit
 from .puzzle import Puzzle
-from .reader import PuzzleRecord, read_puzzles
+from .reader import (PuzzleRecord, check_source, looks_like_puzzle, names_file, read_puzzle_file, read_puzzles,
+                     records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
 
 PuzzleInput = Union[str, Puzzle]
-Puzzles = Union[PuzzleInput, Iterable[PuzzleInput]]
+#: one puzzle (text or Puzzle), a file (Path, or a str naming an existing file), or an iterable of puzzles
+Puzzles = Union[PuzzleInput, "os.PathLike[str]", Iterable[PuzzleInput], "pd.Series"]
 
 _solvers: dict[tuple[int, int], Solver] = {}
 
 
-def solve(puzzle: PuzzleInput, theory: Union[Theory, str] = "W", *, max_length: int = 36,
-          time_limit: Optional[float] = None, lean_braids_from: int = LEAN_BRAIDS_FROM) -> Resolution:
-    """Solve one puzzle by the rules of ``theory`` (``W``, ``B``, ``gW``, ``gB``, ``SW``, ``BRT``,
-    ``default`` or any composition of SudoRules' parts such as ``S+Fin+BC+Z+tW+W``: :class:`Theory`),
-    simplest first.
-
-    Raises :class:`~sudorules.puzzle.PuzzleError` for a text that is no puzzle and
-    :class:`~sudorules.errors.InvalidPuzzleError` for a puzzle with no or several solutions.  A
-    puzzle the theory cannot finish, or that reaches ``time_limit`` (seconds), is not an error: the
-    :class:`~sudorules.steps.Resolution` says so in its ``status`` (``raise_for_status()`` turns it
-    into one)."""
+def _solver(max_length: int, lean_braids_from: int) -> Solver:
     key = (max_length, lean_braids_from)
     if key not in _solvers:
         _solvers[key] = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
-    return _solvers[key].solve(puzzle, theory, time_limit=time_limit)
+    return _solvers[key]
+
+
+def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int = 36,
+          time_limit: Optional[float] = None,
+          lean_braids_from: int = LEAN_BRAIDS_FROM) -> Union[Resolution, list[Resolution]]:
+    """Solve a puzzle by the rules of ``theory``, simplest first: ``W`` (Singles + whips), ``B``
+    (+ braids), ``gW`` (whips + g-whips), ``gB`` (whips, g-whips, braids, g-braids), ``SW``
+    (Subsets + whips), ``BRT`` (Singles only), ``default`` (SudoRules' default configuration) or any
+    composition of SudoRules' parts (``S+Fin+BC+Z+tW+W``, ``SFin+W``, ``BC``...: :class:`Theory`), or on
+    the compiled T&E engine ``TE1``, ``TE2``, ``TE3`` (T&E(BRT, n) level by level), ``BxB``, ``BxBB``
+    (SPEC §10); in any case.
+
+    One puzzle (its text or a :class:`~sudorules.puzzle.Puzzle`) gives one
+    :class:`~sudorules.resolution.steps.Resolution`: :class:`~sudorules.puzzle.PuzzleError` for a
+    text that is no puzzle, :class:`~sudorules.errors.InvalidPuzzleError` for a puzzle with no or
+    several solutions.  A file (a ``Path``, or a string naming an existing file) or an iterable of
+    puzzles (a list, a pandas Series...) gives a list of resolutions in input order, where a record
+    that is invalid gets status ``invalid`` and its ``error`` (``line 3: several solutions``), as
+    ``sudorules rate`` rows do.  A puzzle the theory cannot finish, or that reaches ``time_limit``
+    (seconds), is not an error: the resolution says so in its ``status`` (``raise_for_status()``
+    turns it into one); ``str(resolution)`` is the path as ``sudorules solve`` prints it."""
+    time_limit = check_time_limit(time_limit)
+    solver = _solver(max_length, lean_braids_from)
+    if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)):
+        return solver.solve(puzzle, theory, time_limit=time_limit)
+    theory = Theory.of(theory)
+    return [_solve_record(solver, record, theory, time_limit) for record in records(puzzle)]
+
+
+def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_limit: Optional[float]) -> Resolution:
+    from .errors import InvalidPuzzleError
+
+    error = None if record.ok else record.error
+    if record.ok:
+        try:
+            return solver.solve(record.puzzle, theory, time_limit=time_limit)
+        except InvalidPuzzleError as invalid:
+            error = invalid.reason
+    return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,
+                      max_length=solver.max_length, status="invalid", error=f"line {record.line}: {error}")
 
 
 def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
-    """Input records for one puzzle or many: a text is parsed (its errors become invalid records,
-    numbered by position), a :class:`Puzzle` is taken as it is."""
-    if isinstance(puzzles, (str, Puzzle)):
-        puzzles = [puzzles]
-    for number, item in enumerate(puzzles, start=1):
-        if isinstance(item, Puzzle):
-            yield PuzzleRecord(number, str(item), item)
-            continue
-        found = list(read_puzzles(str(item).splitlines()))
-        if len(found) == 1:
-            record = found[0]
-            yield PuzzleRecord(number, record.text, record.puzzle, record.error, record.tail)
-        else:
-            yield PuzzleRecord(number, str(item), None, "empty input: no puzzle" if not found
-                               else f"expected one puzzle, found {len(found)}")
+    """Input records, as the command line reads them, for:
+
+    * one puzzle: a :class:`Puzzle`, or its text (one line or the grid form; errors become an
+      invalid record);
+    * a file: a :class:`~pathlib.Path` (or any ``os.PathLike``), or a string naming an existing
+      file (``-``: standard input); records numbered by their lines;
+    * many puzzles: any other iterable (a list, a generator, a pandas Series), each item a puzzle's
+      text or a :class:`Puzzle`, records numbered by position; an item that is neither (a missing
+      value of a Series, a number) is an invalid record.
+
+    Anything else (a number, a mapping, a DataFrame, bytes, a string that is neither an existing
+    file nor a puzzle) is an :class:`~sudorules.errors.InputError`, raised here."""
+    if isinstance(puzzles, Puzzle):
+        return iter([PuzzleRecord(1, str(puzzles), puzzles)])
+    if isinstance(puzzles, os.PathLike):
+        check_source(os.fspath(puzzles))
+        return read_puzzle_file(os.fspath(puzzles))
+    if isinstance(puzzles, str):
+        if names_file(puzzles) or not looks_like_puzzle(puzzles):
+            return records_from_argument(puzzles)  # a file, or InputError: no such file (nor a puzzle)
+        return _one_item(1, puzzles)
+    if isinstance(puzzles, pd.DataFrame):
+        raise InputError("puzzles: a DataFrame; give one of its columns (e.g. table['puzzle'])")
+    if isinstance(puzzles, (bytes, bytearray, Mapping)) or not isinstance(puzzles, Iterable):
+        raise InputError(f"puzzles: expected a puzzle, a file path, or an iterable of puzzles (a list, a pandas "
+                         f"Series), got {type(puzzles).__name__}")
+    items = puzzles.tolist() if isinstance(puzzles, pd.Series) else puzzles
+    return (record for number, item in enumerate(items, start=1) for record in _one_item(number, item))
 
 
-def rate(puzzles: Puzzles, ratings: Sequence[str] = ("W", "B"), *, jobs: Optional[int] = 1,
+def _one_item(number: int, item: object) -> Iterator[PuzzleRecord]:
+    """The record of the ``number``-th item of a list of puzzles."""
+    if isinstance(item, Puzzle):
+        yield PuzzleRecord(number, str(item), item)
+        return
+    if item is None or (isinstance(item, float) and item != item):  # None, NaN: a missing value of a Series
+        yield PuzzleRecord(number, "", None, "no puzzle (a missing value)")
+        return
+    if not isinstance(item, str):
+        yield PuzzleRecord(number, str(item), None, f"not a puzzle: {type(item).__name__} {item!r}")
+        return
+    found = list(read_puzzles(item.splitlines()))
+    if len(found) == 1:
+        record = found[0]
+        yield PuzzleRecord(number, record.text, record.puzzle, record.error, record.tail)
+    else:
+        yield PuzzleRecord(number, item, None, "empty input: no puzzle" if not found
+                           else f"expected one puzzle, found {len(found)}")
+
+
+def rate(puzzles: Puzzles, ratings: Union[str, Sequence[str]] = ("W",), *, jobs: Optional[int] = 1,
          time_limit: Optional[float] = None, max_length: int = 36, memory_limit: Optional[int] = None,
-         progress: bool = False) -> pd.DataFrame:
-    """Rate puzzles: a table with the columns of ``sudorules rate`` (``puzzle, clues``, one column
-    per rating, ``status, seconds, error``), one row per puzzle in input order.
+         progress: bool = False, canonical: bool = False) -> pd.DataFrame:
+    """Rate puzzles (one, a file or many: :func:`records`): a table with the columns of ``sudorules
+    rate`` (``puzzle, clues``, one column per rating, ``status, seconds, tail, error``; with
+    ``canonical``, a ``canonical`` column before ``status`` as ``rate --canonical`` writes), one row
+    per puzzle in input order.
 
-    ``jobs=1`` (the default) rates in this process; ``jobs=N`` on N worker processes and
-    ``jobs=None`` on every core, with ``memory_limit`` bytes per worker (None: the available memory
-    shared by the workers)."""
+    ``ratings``: W, B, gW, gB, TE, BxB, BxBB (any case; ``"W,B"`` or ``("W", "B")``), W by default as for the
+    command.  ``time_limit``: seconds per puzzle and rating.  ``jobs=1`` (the default) rates in this
+    process; ``jobs=N`` on N worker processes (at most 4 per core) and ``jobs=None`` on every core,
+    with ``memory_limit`` MiB per worker, as ``--memory-limit`` (None: the available memory shared by
+    the workers; 0: no limit).  A bad value is an :class:`~sudorules.errors.OptionError`."""
     from .batch.runner import RateOptions, rate_records
-    from .batch.rating import Rater, header
+    from .batch.rating import Rater, canonical_rating, header
 
-    ratings = tuple(ratings)
+    names = ratings.split(",") if isinstance(ratings, str) else ratings
+    ratings = tuple(canonical_rating(name) for name in names)
+    options = RateOptions(ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
+                          memory_limit=memory_limit)  # checks the values as the command line does
     items = records(puzzles)
-    if jobs == 1:
-        rater = Rater(ratings, max_length=max_length, time_limit=time_limit)
+    if options.jobs == 1:
+        rater = Rater(ratings, max_length=max_length, time_limit=options.time_limit)
         rows: Iterable = (rater.rate(record) for record in items)
     else:
-        rows = rate_records(items, RateOptions(ratings=ratings, jobs=jobs, max_length=max_length,
-                                               time_limit=time_limit, memory_limit=memory_limit))
+        rows = rate_records(items, options)
     if progress:
         from tqdm import tqdm
 
         rows = tqdm(rows, unit="puzzle")
-    table = pd.DataFrame([row.values(ratings) for row in rows], columns=header(ratings))
+    table = pd.DataFrame([row.values(ratings, canonical) for row in rows], columns=header(ratings, canonical))
     for column in ["clues", *ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["seconds"] = pd.to_numeric(table["seconds"])
     return table
 
 
-def check(puzzles: Puzzles) -> pd.DataFrame:
+def check(puzzles: Puzzles, *, canonical: bool = False) -> pd.DataFrame:
     """Solution count (0, 1, 2 = two or more), minimality and unique solution of each puzzle: the
-    columns of ``sudorules check``, one row per puzzle in input order."""
-    from .batch.check import COLUMNS, check_records
+    columns of ``sudorules check`` (with ``canonical``, the ``canonical`` column of ``check
+    --canonical``), one row per puzzle in input order."""
+    from .batch.check import check_records, columns
 
-    table = pd.DataFrame([row.csv_fields() for row in check_records(records(puzzles))], columns=list(COLUMNS))
+    rows = check_records(records(puzzles), canonical=canonical)
+    table = pd.DataFrame([row.csv_fields(canonical) for row in rows], columns=list(columns(canonical)))
     for column in ("clues", "solutions"):
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["minimal"] = table["minimal"].map({"true": True, "false": False}).astype("boolean")

@@ -38,12 +38,24 @@ THEORY_IMPLIES = {"Fin": ("S",), "Z": ("BC",), "TyZ": ("TyBC",), "gBC": ("BC",),
 THEORY_ALIASES = {"SFin": ("S", "Fin"), "SW": ("S", "W"), "default": ("S", "Fin", "BC", "Z", "tW", "W"), "BRT": ()}
 
 
+#: The theories of the compiled T&E engine (SPEC §10): T&E(BRT, 1..3) level by level, BxB and BxBB.
+#: They are named alone, not composed with parts.
+TE_THEORIES = ("TE1", "TE2", "TE3", "BxB", "BxBB")
+
+#: every name, by its lower case: names are read in any case (``gw`` is ``gW``); no two differ by case only
+_NAMES = {name.lower(): name for name in THEORY_PARTS + tuple(THEORY_ALIASES) + TE_THEORIES}
+
+
 def _theory_parts(value: str) -> frozenset[str]:
-    """The parts named by a theory name (``+``-joined parts and aliases), with what they imply;
-    ValueError for an unknown part."""
-    named = [token.strip() for token in str(value).split("+")]
+    """The parts named by a theory name (``+``-joined parts and aliases, in any case), with what they
+    imply; a T&E theory's name alone; ValueError for an unknown part."""
+    named = [_NAMES.get(token.strip().lower(), token.strip()) for token in str(value).split("+")]
     if not value or not all(named):
         raise ValueError(f"unknown theory {value!r}: an empty part")
+    if any(token in TE_THEORIES for token in named):
+        if len(named) > 1:
+            raise ValueError(f"unknown theory {value!r}: {', '.join(TE_THEORIES)} are named alone")
+        return frozenset(named)
     parts: set[str] = set()
     todo: list[str] = []
     for token in named:
@@ -53,7 +65,8 @@ def _theory_parts(value: str) -> frozenset[str]:
             todo.append(token)
         else:
             raise ValueError(f"unknown theory {value!r}: {token!r} is none of "
-                             f"{', '.join(THEORY_PARTS + tuple(THEORY_ALIASES))} (parts joined by +)")
+                             f"{', '.join(THEORY_PARTS + tuple(THEORY_ALIASES))} (parts joined by +), "
+                             f"nor {', '.join(TE_THEORIES)}")
     while todo:
         part = todo.pop()
         if part not in parts:
@@ -64,7 +77,17 @@ def _theory_parts(value: str) -> frozenset[str]:
     return frozenset(parts)
 
 
-class Theory(str):
+class _Named(type):
+    """Iterating over :class:`Theory` gives the named theories, as over an enum's members."""
+
+    def __iter__(cls):
+        return iter(cls.NAMED)
+
+    def __len__(cls) -> int:
+        return len(cls.NAMED)
+
+
+class Theory(str, metaclass=_Named):
     """A resolution theory as SudoRules composes it (SPEC §5.3-§5.4): ``+``-joined parts from
     :data:`THEORY_PARTS` and names from :data:`THEORY_ALIASES`, e.g. ``W``, ``B``, ``S+Fin+BC+Z+tW+W``,
     ``SFin+W``, ``BC``, ``default``; applied simplest-first.  Its families are given by
@@ -74,7 +97,10 @@ class Theory(str):
     order of :data:`THEORY_PARTS`, ``S`` and ``Fin`` written ``SFin``; the part sets of the older
     names keep those names (``W``, ``B``, ``gW``, ``gB``, ``SW``, ``BRT``), and that of SudoRules'
     default configuration is ``default``.  So ``Theory("S+W") == "SW"``,
-    ``Theory("W+B") == Theory.B`` and ``Theory("S+Fin+BC+Z+tW+W") == "default"``."""
+    ``Theory("W+B") == Theory.B`` and ``Theory("S+Fin+BC+Z+tW+W") == "default"``.  Names are read
+    in any case (``gw+s`` is ``gW+S``).  The theories of the compiled T&E engine, :data:`TE_THEORIES`
+    (TE1, TE2, TE3, BxB, BxBB, SPEC §10), are named alone.  ``for theory in Theory`` gives the named
+    theories (:attr:`NAMED`), as the enum it replaces did."""
 
     __slots__ = ()
 
@@ -86,6 +112,11 @@ class Theory(str):
     GW: "Theory"   #: Singles + whips + g-whips: the gW rating
     GB: "Theory"   #: Singles + whips + g-whips + braids + g-braids: the gB rating
     DEFAULT: "Theory"  #: SudoRules' default configuration (rating type W+SFin)
+    TE1: "Theory"  #: T&E(BRT, 1) (SPEC §10.1): what braids eliminate
+    TE2: "Theory"  #: T&E(BRT, 1), then T&E(BRT, 2)
+    TE3: "Theory"  #: T&E(BRT, 1), T&E(BRT, 2), then T&E(BRT, 3)
+    BXB: "Theory"  #: T&E(1), then T&E(B_p, 1) for p = 1, 2, ...: the BxB value (SPEC §10.3)
+    BXBB: "Theory"  #: T&E(1), T&E(2), then T&E(B_p, 2): the BxBB value
     #: the named theories, in this order
     NAMED: "tuple[Theory, ...]"
 
@@ -115,6 +146,8 @@ class Theory(str):
         part alone when the generic part is just W1; BRT for no part.  E.g. ``W+SFin`` for the
         default configuration, ``TyZ+TytW+W1+SFin``."""
         parts = self.parts
+        if str(self) in TE_THEORIES:
+            return str(self)
         typed, generic = _last_named(parts, _TYPED_NAMES), _last_named(parts, _GENERIC_NAMES)
         if typed:
             generic = f"{typed}+{generic}"
@@ -144,6 +177,8 @@ def _last_named(parts: frozenset[str], names: tuple) -> str:
 
 
 def _canonical(parts: frozenset[str]) -> str:
+    if len(parts) == 1 and next(iter(parts)) in TE_THEORIES:
+        return next(iter(parts))
     for name in ("BRT", "W", "B", "gW", "gB", "SW", "default"):
         if _theory_parts(name) == parts:
             return name
@@ -156,7 +191,9 @@ def _canonical(parts: frozenset[str]) -> str:
 
 Theory.BRT, Theory.W, Theory.B, Theory.SW, Theory.GW, Theory.GB, Theory.DEFAULT = (
     Theory(name) for name in ("BRT", "W", "B", "SW", "gW", "gB", "default"))
-Theory.NAMED = (Theory.BRT, Theory.W, Theory.B, Theory.SW, Theory.GW, Theory.GB, Theory.DEFAULT)
+Theory.TE1, Theory.TE2, Theory.TE3, Theory.BXB, Theory.BXBB = (Theory(name) for name in TE_THEORIES)
+Theory.NAMED = (Theory.BRT, Theory.W, Theory.B, Theory.SW, Theory.GW, Theory.GB, Theory.DEFAULT,
+                Theory.TE1, Theory.TE2, Theory.TE3, Theory.BXB, Theory.BXBB)
 
 
 class Status(_StrEnum):
@@ -165,6 +202,9 @@ class Status(_StrEnum):
 
     SOLVED = "solved"                #: every cell decided
     NOT_SOLVED = "not-solved"        #: the theory is too weak: candidates remain
+    BEYOND_TE1 = "beyond-te1"        #: not in T&E(1): no braid (no whip) can solve it (SPEC §10.2)
+    BEYOND_TE2 = "beyond-te2"        #: not in T&E(2): BxB does not apply (T&E-depth 3 or more)
+    BEYOND_TE3 = "beyond-te3"        #: not in T&E(3): beyond the classification (no such puzzle is known)
     CONTRADICTION = "contradiction"  #: a CSP variable lost all its candidates (no solution)
     TIMEOUT = "timeout"              #: the time limit was reached
     MEMORY = "memory"                #: a batch worker passed its memory limit

@@ -10,6 +10,7 @@ like ``KeyboardInterrupt`` so that no ``except Exception`` swallows it on its wa
 from __future__ import annotations
 
 import signal
+from typing import Optional
 
 #: Exit statuses, the same for every command (README "Exit statuses").
 EXIT_OK = 0
@@ -19,6 +20,9 @@ EXIT_NOT_SOLVED = 3    #: solve: the theory could not finish a puzzle
 EXIT_TIMEOUT = 4       #: solve: the time limit was reached
 EXIT_SIGINT = 128 + signal.SIGINT    #: 130: interrupted (Ctrl-C)
 EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
+#: 141: standard output was closed by its reader (``| head``): the output was cut, nothing failed;
+#: the status a shell shows for a program killed by SIGPIPE
+EXIT_SIGPIPE = 128 + signal.SIGPIPE
 
 
 class SudorulesError(Exception):
@@ -37,6 +41,34 @@ class InputError(SudorulesError):
 class OutputError(SudorulesError):
     """An output that cannot or must not be written (a missing directory, no permission, one of the
     run's own input files); the message names the path as the user gave it."""
+
+    exit_code = EXIT_USAGE
+
+
+class OptionError(SudorulesError, ValueError):
+    """An option value that cannot be used, found before any work: ``jobs=0``, ``time_limit=nan``, a
+    negative memory limit (:mod:`sudorules.options`), a ``--format`` template naming an unknown
+    column, a ``--where`` expression that does not parse or names an unknown column.  ``reason`` is
+    what is wrong without the option's name (click's usage line names the option itself)."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, message: str, reason: Optional[str] = None):
+        super().__init__(message)
+        self.reason = reason if reason is not None else message
+
+
+class DiskFullError(OutputError):
+    """The output's disk (or quota) filled up while the run was writing: the run failed part-way,
+    its arguments were fine, so exit status 1, not 2.  What was written is complete (``rate -o``
+    keeps its complete rows and resumes; a file written under a temporary name is left as it was)."""
+
+    exit_code = EXIT_INVALID
+
+
+class MissingDependencyError(SudorulesError):
+    """An optional dependency (an extra of the package) that the options asked for is not installed;
+    checked before any work (:func:`sudorules.extras.require`)."""
 
     exit_code = EXIT_USAGE
 

@@ -13,22 +13,35 @@ later writer:
   interrupted run leaves the old file as it was.  A symbolic link is followed (the file it points to
   is replaced, the link stays).  The new file gets the mode a plain ``open()`` would give: an existing
   file keeps its mode, a new one gets 0666 less the umask (``mkstemp`` alone would give 0600);
-* writing over one of the run's input files is refused;
+* writing over one of the run's input files is refused, standard input included when it is a file
+  (``check - -o in.txt < in.txt``);
+* a temporary file is locked (``flock``) while its run writes it; one that a killed run left behind
+  (``kill -9``: no chance to remove it) is unlocked, and the next run writing the same target removes
+  it;
 * every OS error becomes an :class:`~sudorules.errors.OutputError` whose one-line message names the
-  path as the user gave it.
+  path as the user gave it; a full disk is a :class:`~sudorules.errors.DiskFullError` (status 1: the
+  run failed part-way);
+* rows appended to a file as they come (``rate -o``) go through :func:`write_all`: a short write is
+  completed, and on an error the file is cut back to its last complete row;
+* a CSV cell that a spreadsheet would run as a formula (a text starting with ``= + - @``, a tab or a
+  carriage return: the raw text of an invalid input line) is written with a ``'`` before it
+  (:func:`csv_cell`; :func:`csv_text` reads it back).
 """
 
 from __future__ import annotations
 
+import csv
+import errno
+import io
 import os
 import stat
 import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Optional, Union
+from typing import IO, Iterable, Iterator, Optional, Sequence, Union
 
-from .errors import OutputError
+from .errors import DiskFullError, OutputError
 
 PathLike = Union[str, Path]
 
@@ -67,7 +80,7 @@ def _descriptor_of(name: str) -> Optional[int]:
     if path in named:
         return named[path]
     for prefix in ("/dev/fd/", "/proc/self/fd/"):
-        if path.startswith(prefix) and path[len(prefix):].isdigit():
+        if path.startswith(prefix) and path[len(prefix):].isascii() and path[len(prefix):].isdigit():
             return int(path[len(prefix):])
     return None
 
@@ -100,23 +113,130 @@ def stream_descriptor(target: PathLike) -> int:
 
 
 def _same_file(a: str, b: PathLike) -> bool:
+    """True when ``a`` and the input ``b`` are one file; ``-`` is standard input, compared by what
+    it is open on (``< in.txt``)."""
     try:
+        if str(b) == "-":
+            there, here = os.stat(a), os.fstat(0)
+            return stat.S_ISREG(here.st_mode) and (there.st_dev, there.st_ino) == (here.st_dev, here.st_ino)
         return os.path.samefile(a, b)
     except (OSError, ValueError):
         return False
 
 
+# --- locks and temporary files (flock: the kernel drops the lock with the process) ---------------
+
+def try_lock(fd: int, wait: bool = False) -> bool:
+    """Take an exclusive ``flock`` on the open file ``fd``: True when taken, False when another
+    process holds it (at once unless ``wait``)."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError as error:
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _remove_stale_temporaries(directory: str, base: str) -> None:
+    """Remove the temporary files of ``base`` that no live run holds (their run was killed)."""
+    prefix, suffix = f".{base}.", ".tmp"
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(suffix)
+                 and len(n) == len(prefix) + 8 + len(suffix)]  # mkstemp's 8 random characters
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(directory, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode) and try_lock(fd):
+                os.unlink(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _locked_temporary(directory: str, base: str) -> tuple[int, str]:
+    """A new temporary file for ``base`` in ``directory``, locked: ``(fd, path)``.  It is locked
+    just after it is created; should another run have taken it for a stale one in between and
+    removed it, a new one is made."""
+    while True:
+        fd, path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+        try_lock(fd, wait=True)
+        if os.fstat(fd).st_nlink > 0:
+            return fd, path
+        os.close(fd)
+
+
+# --- writing ----------------------------------------------------------------------------------------
+
+def write_all(fd: int, data: bytes, name: str, cut_back: bool = False) -> None:
+    """Write all of ``data`` to ``fd``.  A write on a nearly full disk writes what fits and returns
+    the count (3 runs of 11 beside a filling 2 MB tmpfs glued two rows together, issue 27): the rest
+    is written by further calls.  On an error, with ``cut_back`` (a regular file only this run
+    appends to) the file is truncated to where this write began, so it ends with its last complete
+    row.  The error becomes a :class:`DiskFullError` (no space, quota) or :class:`OutputError`
+    naming ``name``; BrokenPipeError (the reader of standard output has gone) goes on as it is."""
+    start = os.fstat(fd).st_size if cut_back else 0
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        if cut_back:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                pass
+        raise _output_error(error, name, ()) from None
+
+
+def csv_cell(text: str) -> str:
+    """A text cell as written to CSV: a ``'`` before one that a spreadsheet would run as a formula
+    (starting with ``= + - @``, a tab or a carriage return) or that starts with ``'`` itself, so that
+    :func:`csv_text` gives the text back.  Only texts taken from the input need it (an invalid
+    line's raw text); numbers and our own words never start so."""
+    return "'" + text if text[:1] in _FORMULA_STARTS else text
+
+
+def csv_text(cell: str) -> str:
+    """The text of a cell written by :func:`csv_cell`."""
+    return cell[1:] if cell[:1] == "'" and cell[1:2] in _FORMULA_STARTS else cell
+
+
+_FORMULA_STARTS = frozenset("=+-@\t\r'")
+
+
+def csv_line(cells: Sequence[str]) -> str:
+    """One CSV line (with its newline) for a list of cells, as every CSV output writes it: each cell
+    through :func:`csv_cell` (:func:`csv_text` of each cell read gives them back)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([csv_cell(cell) for cell in cells])
+    return buffer.getvalue()
+
+
 def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = ()) -> None:
     """Refuse, before any work is done, an output that cannot be written: an empty name, a directory,
-    a missing or unwritable directory, or one of ``inputs`` (``-`` and ``None`` inputs are skipped)."""
+    a missing or unwritable directory, or one of ``inputs`` (``-``: the file standard input reads, if
+    it is one; ``None`` inputs are skipped)."""
     if is_stdout(target):
         return
     name = str(target)
     if name == "":
         raise OutputError("the output file name is empty (use - for standard output)")
     for source in inputs:
-        if source is not None and str(source) not in ("", "-") and _same_file(name, source):
-            raise OutputError(f"{name}: is an input of this run; refusing to write over it")
+        if source is not None and str(source) != "" and _same_file(name, source):
+            what = "standard input" if str(source) == "-" else "an input of this run"
+            raise OutputError(f"{name}: is {what}; refusing to write over it")
     try:
         info = os.stat(name)
     except FileNotFoundError:
@@ -134,6 +254,43 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: no such directory: {os.path.dirname(name) or '.'}")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise OutputError(f"{name}: permission denied (cannot create a file in {os.path.dirname(name) or '.'})")
+
+
+def check_output_directory(directory: PathLike, inputs: Iterable[Optional[PathLike]] = (),
+                           subdirectory: str = "", file: str = "") -> None:
+    """Refuse, before any work is done, a directory to write files into that cannot be used: an
+    empty name; something other than a directory (``/dev/null``, a file); one that cannot be written
+    (read-only, no permission; for a directory still to be made, its nearest existing parent); an
+    entry that should be a directory (a name matching the regular expression ``subdirectory``) but
+    is not; an input of the run (``inputs``) lying where a file (relative path matching ``file``)
+    would be written.  Each is an :class:`OutputError` (status 2) naming the path."""
+    import re
+
+    name = str(directory)
+    if name == "":
+        raise OutputError("the output directory name is empty")
+    path = Path(name)
+    existing = path
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "is not a directory" if existing == path else f"cannot be made: {existing} is not a directory"
+        raise OutputError(f"{name}: {what}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutputError(f"{name}: cannot write in {existing} (read-only or no permission)")
+    if existing == path and subdirectory:
+        for entry in sorted(os.listdir(path)):
+            if re.fullmatch(subdirectory, entry) and not (path / entry).is_dir():
+                raise OutputError(f"{name}: {path / entry} is in the way (not a directory); move it or choose "
+                                  "another directory")
+    root = os.path.realpath(name)
+    for source in inputs:
+        if source is None or str(source) in ("", "-") or not file:
+            continue
+        relative = os.path.relpath(os.path.realpath(source), root)
+        if not relative.startswith("..") and re.fullmatch(file, relative):
+            raise OutputError(f"{source}: is an input of this run and would be overwritten in {name}; "
+                              "refusing to write there")
 
 
 @contextmanager
@@ -158,6 +315,8 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
         try:
             with os.fdopen(stream_descriptor(name), mode, **text_args) as stream:
                 yield stream
+        except BrokenPipeError:  # the reader has gone (-o /dev/stdout | head): not an output error
+            raise
         except OSError as error:
             raise _output_error(error, name, (name, real)) from None
         return
@@ -168,10 +327,12 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
     except OSError as error:
         raise OutputError(f"{name}: {error.strerror}") from None
     directory, base = os.path.split(real)
+    _remove_stale_temporaries(directory, base)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+        handle, temporary = _locked_temporary(directory, base)
     except OSError as error:
-        raise OutputError(f"{name}: {error.strerror or error}") from None
+        raise _output_error(error, name, ()) from None
+    lock = os.dup(handle)  # holds the lock until the rename: the stream's close would drop it
     try:
         os.fchmod(handle, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
         with os.fdopen(handle, mode, **text_args) as stream:
@@ -183,14 +344,18 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
     except BaseException:
         _discard(temporary)
         raise
+    finally:
+        os.close(lock)
 
 
 def _output_error(error: OSError, name: str, ours: tuple[str, ...]) -> BaseException:
     """The error to raise for an ``OSError`` met while writing: an :class:`OutputError` naming the
     target when the error is about the output (no file name, or one of ours), else the error itself
     (an input file the body failed to read is not the output's fault)."""
-    if error.filename is not None and str(error.filename) not in ours:
+    if error.filename is not None and ours and str(error.filename) not in ours:
         return error
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return DiskFullError(f"{name}: no space left on device (disk full)")
     return OutputError(f"{name}: {error.strerror or error}")
 
 

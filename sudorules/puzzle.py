@@ -311,6 +311,8 @@ def format_grid(cells: Sequence[str]) -> str:
 # prints for a resolution state (nine rows of nine cells, each its candidate digits).
 
 GRID_CHARS = frozenset("123456789.0")
+#: the digits of givens and candidates: ASCII only (str.isdigit() also accepts '²', '①', '٣'...)
+DIGIT_CHARS = frozenset("123456789")
 LAYOUT_CHARS = frozenset(" \t|!+-=:")
 BOM = "\ufeff"
 #: grid characters of a pencilmark (sukaku) line: 9 candidate positions for each of the 81 cells
@@ -429,7 +431,7 @@ def _candidate_row(line: str) -> Optional[list[int]]:
             masks.append(0x1FF)
         elif token == "-":
             masks.append(0)
-        elif token.isdigit() and "0" not in token and len(set(token)) == len(token):
+        elif set(token) <= DIGIT_CHARS and len(set(token)) == len(token):  # ASCII 1-9 only: '²'.isdigit()
             masks.append(sum(1 << (int(d) - 1) for d in token))
         else:
             return None
@@ -439,10 +441,11 @@ def _candidate_row(line: str) -> Optional[list[int]]:
 def _pencilmark_line(line: str) -> tuple[Optional[list[int]], Optional[str], str]:
     """``(masks, None, tail)`` for a line of 729 candidate characters (cell after cell, nine
     positions each: digit d at position d, or ``.`` / ``0``); ``(None, reason, "")`` for a line of
-    grid characters of another length; ``(None, None, "")`` for anything else."""
+    more than 81 grid characters of another length; ``(None, None, "")`` for anything else (a
+    shorter head, as ``1 2 3 4 5 6 7 8 ³``, keeps the reason the grid scan gave: its bad character)."""
     head, _, tail = line.strip().partition(" ")
     chars = [c for c in head if c not in LAYOUT_CHARS]
-    if not chars or any(c not in GRID_CHARS for c in chars):
+    if len(chars) <= 81 or any(c not in GRID_CHARS for c in chars):
         return None, None, ""
     if len(chars) != PENCILMARK_LENGTH:
         return None, (f"wrong length: {len(chars)} grid characters, expected 81 (a puzzle) or "

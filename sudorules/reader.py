@@ -24,8 +24,20 @@ from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, parse_lines, parse_pu
 
 
 
-__all__ = ["PuzzleRecord", "check_source", "looks_like_puzzle", "names_file", "open_lines", "parse_puzzle",
-           "read_puzzle_file", "read_puzzles", "records_from_argument"]
+__all__ = ["TAIL", "PuzzleRecord", "check_source", "looks_like_puzzle", "names_file", "open_lines", "parse_puzzle",
+           "read_puzzle_file", "read_puzzles", "records_from_argument", "with_tail"]
+
+#: The CSV column that keeps each record's tail (``check``, ``rate``, ``canon``, ``select``...): the
+#: generator's tries count of the controlled-bias collection, a serate ``ED=9.0/1.2/1.2``, anything
+#: the user put after the grid.  Text outputs put the tail back at the end of the line
+#: (:func:`with_tail`), so a file read and written again keeps it.
+TAIL = "tail"
+
+
+def with_tail(text: str, tail: str) -> str:
+    """A text line (a puzzle, its canonical form...) followed by a record's tail, as the input had it:
+    ``puzzle 200314``; the text alone when the tail is empty."""
+    return f"{text} {tail}" if tail else text
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,10 @@ class PuzzleRecord:
     def ok(self) -> bool:
         """True when the record holds a valid puzzle."""
         return self.puzzle is not None
+
+    def with_tail(self, text: str) -> str:
+        """``text`` (the puzzle, or what an output makes of it) followed by this record's tail."""
+        return with_tail(text, self.tail)
 
 
 def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:

@@ -93,7 +93,7 @@ def test_solve_json_round_trips_through_the_verifier(generated, tmp_path):
 
 def test_w_is_at_least_b_and_the_table_matches_the_command_line(generated, tmp_path):
     table = sudorules.rate(generated, ratings=("W", "B"), time_limit=60)
-    assert list(table.columns) == ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+    assert list(table.columns) == ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
     assert len(table) == len(generated)
     solved = table[table["status"] == "solved"]
     assert len(solved) > 0 and (solved["W"] >= solved["B"]).all()
@@ -112,7 +112,7 @@ def test_rate_and_check_take_strings_puzzles_and_bad_lines(generated):
     mixed = [generated[0], sudorules.Puzzle.from_string(generated[1]), "12x", "1" + "." * 80]
     table = sudorules.rate(mixed, ratings=("W",))
     assert list(table["status"]) == ["solved", "solved", "invalid", "invalid"]
-    assert table["error"][2].startswith("line 3: ") and table["error"][3] == "several solutions"
+    assert table["error"][2].startswith("line 3: ") and table["error"][3] == "line 4: several solutions"
     checked = sudorules.check(mixed)
     assert list(checked["solutions"][:2]) == [1, 1] and checked["minimal"][0]
     assert checked["solutions"][3] == 2 and bool(checked["error"][2])

@@ -10,15 +10,22 @@ bug by its own account).  A few examples also go through the real command line i
 Values that could make a run long (-n, --size, --samples, --minutes, --jobs, --time-limit, a
 scheduler address...) are drawn from small ranges or from text that does not parse as a number;
 file names never hold ``/`` (every file lives in a fresh directory), and NUL, which argv cannot
-carry, is left out.
+carry, is left out.  Puzzle lines are mutated with non-ASCII digits too (``²``, ``①``, ``٣``,
+``９``: ``str.isdigit()`` accepts them, ``int()`` some of them).
+
+The real command line also gets SIGINT (Ctrl-C) at random moments from its start on, and readers
+that close its standard output early (issue 27): a few examples in the default run, many with
+``pytest -m slow``.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -107,8 +114,12 @@ def _mutate(puzzle: str, data) -> str:
         if not chars:
             break
         i = data.draw(st.integers(0, len(chars) - 1))
-        chars[i] = data.draw(st.sampled_from(list("0123456789.x|+- \t\ufeff\u00e9")))
+        chars[i] = data.draw(st.sampled_from(list("0123456789.x|+- \t\ufeff\u00e9") + NON_ASCII_DIGITS))
     return "".join(chars)
+
+
+#: characters that str.isdigit() calls digits (int() reads the last three): never grid digits
+NON_ASCII_DIGITS = ["\u00b2", "\u00b3", "\u2460", "\u0663", "\uff19", "\u09e9"]
 
 
 @st.composite
@@ -116,7 +127,7 @@ def puzzle_line(draw) -> str:
     """A line near a puzzle: valid, mutated, cut, with a tail, in grid form, 729 candidates..."""
     puzzle = draw(st.sampled_from(PUZZLES))
     kind = draw(st.sampled_from(["valid", "mutated", "cut", "tail", "grid", "pencilmark", "comment", "blank",
-                                 "random"]))
+                                 "digits", "random"]))
     if kind == "valid":
         return puzzle
     if kind == "mutated":
@@ -133,6 +144,10 @@ def puzzle_line(draw) -> str:
         return "# " + draw(ARG_TEXT)
     if kind == "blank":
         return draw(st.sampled_from(["", " ", "\t"]))
+    if kind == "digits":  # a row of the grid or candidate form with non-ASCII digits in its tokens
+        tokens = [draw(st.text(alphabet=list("123456789") + NON_ASCII_DIGITS, min_size=1, max_size=3))
+                  for _ in range(9)]
+        return " ".join(tokens)
     return draw(st.text(max_size=100).map(lambda t: t.replace("\x00", "")))
 
 
@@ -150,8 +165,9 @@ def puzzle_text(draw) -> bytes:
     return text.encode(encoding, "replace")
 
 
-CSV_COLUMNS = ["puzzle", "clues", "W", "B", "SER", "status", "seconds", "error", "tries", "solutions", "x"]
-RATED_COLUMNS = ["puzzle", "clues", "W", "B", "status", "seconds", "error"]
+CSV_COLUMNS = ["puzzle", "clues", "W", "B", "SER", "status", "seconds", "tail", "error", "tries", "solutions", "x"]
+RATED_COLUMNS = ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
+TAILS = st.sampled_from(["", "", "200314", "1.16171e+06", "ED=9.0/1.2/1.2", "x y"])
 CSV_CELLS = st.one_of(st.sampled_from(PUZZLES), st.integers(-5, 40).map(str),
                       st.sampled_from(["", "solved", "invalid", "timeout", "nan", "inf", "-inf", "1e400", "0.5",
                                        "1,5", '"', "\ufeff", "NA", "None", "true"]),
@@ -166,15 +182,15 @@ def _csv(header: list[str], rows: list[list[str]]) -> bytes:
 
 @st.composite
 def rated_row(draw) -> list[str]:
-    """A row as ``rate`` writes it (puzzle, clues, W, B, status, seconds, error), now and then odd."""
+    """A row as ``rate`` writes it (puzzle, clues, W, B, status, seconds, tail, error), now and then odd."""
     puzzle = draw(st.sampled_from(PUZZLES))
     clues = str(sum(c != "." for c in puzzle))
     w = draw(st.integers(0, 10))
     row = [puzzle, clues, str(w), str(w + draw(st.integers(-1, 1))),
            draw(st.sampled_from(["solved", "solved", "solved", "timeout", "not-solved", "invalid"])),
-           "0.010", ""]
+           "0.010", draw(TAILS), ""]
     if rarely(draw, 5):
-        row[draw(st.integers(0, 6))] = draw(CSV_CELLS)
+        row[draw(st.integers(0, 7))] = draw(CSV_CELLS)
     return row
 
 
@@ -297,7 +313,8 @@ def invoke(base: Path, args: list[str], files: dict[str, bytes], stdin: bytes = 
 @given(st.data())
 def test_check(base_dir, data):
     source = data.draw(source_or_puzzle())
-    args = ["check", source] + options(data.draw, {"-o": output_name(), "--output": output_name()})
+    args = ["check", source] + options(data.draw, {"-o": output_name(), "--output": output_name(),
+                                                   "--format": TEMPLATES})
     invoke(base_dir, args, {"in.txt": data.draw(puzzle_text())}, data.draw(puzzle_text()))
 
 
@@ -322,7 +339,7 @@ def test_rate(base_dir, data):
              "--retry": st.sampled_from(["timeout", "memory,timeout", "invalid", "bogus", "", "solved",
                                          "crashed,not-solved"]),
              "--progress": None, "--no-progress": None, "--jobs": numeric(1, 2)}
-    rare = {"--memory-limit": numeric(0, 2048),
+    rare = {"--memory-limit": numeric(0, 2048), "--format": TEMPLATES,
             "--scheduler": st.sampled_from(["foo", "tcp://", "tcp://host", "host:0", "host:70000", ""])}
     output = [] if rarely(data.draw, 4) else ["-o", "out.csv"]
     args = ["rate", source, *output] + options(data.draw, table, rare) + ["--jobs", "1", "--time-limit", "2"]
@@ -330,6 +347,31 @@ def test_rate(base_dir, data):
     if data.draw(st.booleans()):  # an earlier output to resume or retry from
         files["out.csv"] = data.draw(table_text())
     invoke(base_dir, args, files, data.draw(puzzle_text()))
+
+
+#: --format templates: good ones, unknown columns, broken braces, odd specs, random text
+TEMPLATES = weighted((4, st.sampled_from(["{puzzle} {tail}", "{puzzle}\\t{W:>3} {B}", "{seconds:.1f} {clues:03d}",
+                                          "{solutions} {minimal}", "{{{puzzle}}}"])),
+                     (2, st.sampled_from(["{X}", "{", "}", "{}", "{W:.2q}", "{puzzle:%}", "plain", "",
+                                          "{0.__class__}", "{W!r}", "{W:{x}}"])),
+                     (1, ARG_TEXT))
+
+#: --where conditions: good ones, unknown columns, broken syntax, random text
+CONDITIONS = weighted((4, st.sampled_from(["W >= 2 and B < W", "status == 'solved'", "not (W > 1) or clues < 24",
+                                           "W == ''", "tail > 100", "minimal == true", "`W` != 3", "B<=W"])),
+                      (2, st.sampled_from(["X > 1", "W", "W >", "(W > 1", "W > 1)", "1 < 'a'", "", "and",
+                                           "W >= 2 or", "'unclosed", "W ~ 2", "--W", "1e999 > W"])),
+                      (1, ARG_TEXT))
+
+
+@FUZZ
+@given(st.data())
+def test_select(base_dir, data):
+    source = data.draw(SOURCE)
+    table = {"--where": CONDITIONS, "--split-by": st.sampled_from(["W", "B", "status", "tail", "x", ""]),
+             "-o": output_name((".csv", ".txt", "")), "--puzzles": None, "--format": TEMPLATES}
+    args = ["select", source] + options(data.draw, table)
+    invoke(base_dir, args, {"in.txt": data.draw(table_text())}, data.draw(table_text()))
 
 
 def _stats_table() -> dict:
@@ -425,13 +467,14 @@ def test_count(base_dir, data):
 
 
 @settings(max_examples=max(1, EXAMPLES // 5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(command=st.sampled_from(["check", "solve", "stats", "compare", "generate", "count", "rate", "bogus", ""]),
+@given(command=st.sampled_from(["check", "solve", "stats", "compare", "generate", "count", "rate", "select", "bogus",
+                                ""]),
        tokens=st.lists(ARG_TEXT, max_size=4), content=st.binary(max_size=300))
 def test_real_command_line(base_dir, command, tokens, content):
     with tempfile.TemporaryDirectory(dir=base_dir) as directory:
         Path(directory, "in.txt").write_bytes(content)
         args = [command, *tokens]
-        if command in ("check", "solve", "rate", "stats"):
+        if command in ("check", "solve", "rate", "stats", "select"):
             args.insert(1, "in.txt")
         if command == "count":
             args += ["--samples", "1"]
@@ -447,3 +490,89 @@ def test_real_command_line(base_dir, command, tokens, content):
     shown = f"sudorules {args!r}\nexit {result.returncode}\n{output[-3000:]}"
     assert TRACEBACK not in output and "internal error" not in output, shown
     assert result.returncode in EXIT_STATUSES, shown
+
+
+# ----------------------------------------------------------------------------------------------
+# signals at random moments, standard output closed early (the real command, in a subprocess)
+
+
+def _interruptible_commands(directory: Path) -> dict[str, list[str]]:
+    """Runs of a few seconds, each writing something as it goes."""
+    puzzles = (DEMO.read_text().splitlines() * 2)
+    (directory / "in.txt").write_text("\n".join(puzzles) + "\n")
+    return {
+        "check": ["check", "in.txt", "-o", "out.csv"],
+        "solve": ["solve", "in.txt"],
+        "rate": ["rate", "in.txt", "--jobs", "2", "-o", "out.csv"],
+        "generate": ["generate", "-m", "top-down", "-n", "200000", "-o", "out.txt"],
+        "count": ["count", "-m", "subsets", "-s", "33", "--samples", "200"],
+        "stats": ["stats", "in.txt"],
+    }
+
+
+def _sigint_examples(examples: int):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.function_scoped_fixture])
+    @given(command=st.sampled_from(["check", "solve", "rate", "generate", "count", "stats"]),
+           delay=st.floats(0.0, 2.5))
+    def check(base_dir, command, delay):
+        from test_dependable import assert_interrupted_cleanly, sigint_at
+
+        with tempfile.TemporaryDirectory(dir=base_dir) as name:
+            directory = Path(name)
+            guarded, code, err = sigint_at(_interruptible_commands(directory)[command], directory, delay)
+            assert_interrupted_cleanly(guarded, code, err, f"{command}, SIGINT after {delay:.2f} s")
+            event(f"{command}: {'guarded' if guarded else 'before the guard'}, exit {code}")
+            out = directory / "out.csv"
+            if command == "rate" and out.exists() and out.stat().st_size:
+                assert out.read_bytes().endswith(b"\n"), f"rate left a partial row:\n{err}"
+            leftovers = [p.name for p in directory.iterdir() if p.name.endswith(".tmp")]
+            if guarded:
+                assert not leftovers, f"{command} left {leftovers} after SIGINT ({err})"
+    return check
+
+
+@pytest.mark.parametrize("examples", [4, pytest.param(60, marks=pytest.mark.slow)])
+def test_sigint_at_a_random_moment(base_dir, examples):
+    """Ctrl-C at a random moment from 0 s on, while Python starts, imports, runs or writes: once the
+    command's guard is in place, status 130 (or 0 when it had finished), one line, no traceback,
+    complete output."""
+    _sigint_examples(examples)(base_dir)
+
+
+def _closed_stdout_examples(examples: int):
+    @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.function_scoped_fixture])
+    @given(command=st.sampled_from(["check", "solve", "rate", "generate", "count", "stats", "help"]),
+           keep=st.integers(0, 5000))
+    def check(base_dir, command, keep):
+        with tempfile.TemporaryDirectory(dir=base_dir) as name:
+            directory = Path(name)
+            args = {**_interruptible_commands(directory), "help": ["--help"], "check": ["check", "in.txt"],
+                    "rate": ["rate", "in.txt", "--jobs", "1"], "generate": ["generate", "-m", "top-down", "-n", "3000"]}
+            env = dict(os.environ)
+            env.pop("SUDORULES_DEBUG", None)
+            process = subprocess.Popen([sys.executable, "-m", "sudorules", *args[command]], cwd=directory,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            try:
+                process.stdout.read(keep)  # the reader takes some bytes, then goes
+                process.stdout.close()
+                err = process.stderr.read().decode("utf-8", "replace")
+                process.wait(timeout=120)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+            shown = f"sudorules {args[command]!r}, stdout closed after {keep} bytes: exit {process.returncode}\n{err}"
+            assert process.returncode in (0, 141), shown
+            assert err.strip() == "" or (command in ("rate", "count") and "Error" not in err
+                                         and TRACEBACK not in err), shown
+            event(f"{command}: exit {process.returncode}")
+    return check
+
+
+@pytest.mark.parametrize("examples", [4, pytest.param(60, marks=pytest.mark.slow)])
+def test_standard_output_closed_early(base_dir, examples):
+    """A reader that closes standard output after a random number of bytes (``| head -c N``): the
+    command ends quietly, 141 (or 0 when it had written everything)."""
+    _closed_stdout_examples(examples)(base_dir)

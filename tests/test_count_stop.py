@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from sudorules.cli import main
-from sudorules.count import Stop, count_minimals
+from sudorules.generation.count import Stop, count_minimals
 
 CMD = [sys.executable, "-m", "sudorules"]
 SLOW = dict(method="subsets", size=39, seed=50)  # sample 0 quick, samples 1 and 512 15 s or more

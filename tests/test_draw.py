@@ -263,25 +263,37 @@ def page_data(page: str) -> dict:
     return json.loads(match.group(1))
 
 
-def assembled(data: dict, record: dict) -> str:
-    """What the page's script builds for one position (the same joins as svg.assemble)."""
-    return (data["open"] + "<title>" + record["t"] + "</title>" + data["background"] + record["u"] + data["lines"]
-            + "".join(data["fragments"][i] for i in record["c"]) + record["o"] + "</svg>")
+def positions(data: dict, path: dict) -> list[str]:
+    """What the page's script builds for each position of one path: the cells from the start and
+    each position's changes, the elements joined as svg.assemble joins them."""
+    elements, cells, pictures = data["elements"], path["start"], []
+    for number, record in enumerate(path["steps"], start=1):
+        if record.get("d"):
+            cells = list(cells)
+            for cell, now in record["d"]:
+                cells[cell] = now
+        title = record["t"] if "t" in record else html.escape(f"Step {number}: {record['x']}", quote=False)
+        pictures.append(data["open"] + "<title>" + title + "</title>" + data["background"]
+                        + "".join(elements[i] for i in record["u"]) + data["lines"]
+                        + "".join(elements[i] for numbers in cells for i in numbers)
+                        + "".join(elements[i] for i in record["o"]) + "</svg>")
+    return pictures
 
 
 def test_the_page_holds_every_step_picture_and_nothing_from_the_network(w_path, b_path):
     page = path_html([w_path, b_path], title="Two <paths>")
     data = page_data(page)
     assert data["lines"] == GRID_LINES
-    assert len(data["puzzles"]) == 2 and page.count('<section class="sr-puzzle"') == 2
-    for resolution, puzzle_data in zip((w_path, b_path), data["puzzles"]):
-        records = puzzle_data["steps"]
-        assert len(records) == len(resolution.steps) + 1
+    assert len(data["paths"]) == 2 and page.count('<section class="sr-puzzle"') == 1  # one viewer
+    assert page.count('<tr data-open="') == 2 and page.count('<div class="sr-board"') == 1  # the index; one board
+    for resolution, path in zip((w_path, b_path), data["paths"]):
+        records, pictures = path["steps"], positions(data, path)
+        assert len(records) == len(resolution.steps) + 1 and path["p"] == str(resolution.puzzle)
         for number, puzzle, state, step in replayed(resolution):
             record = records[number - 1]
             assert record["x"] == step.text() and record["f"] == step.family
-            assert assembled(data, record) == step_svg(state, step, givens=puzzle, number=number, size=540)
-        end = drawn(assembled(data, records[-1]))
+            assert pictures[number - 1] == step_svg(state, step, givens=puzzle, number=number, size=540)
+        end = drawn(pictures[-1])
         if resolution.solved:
             values = {e["data-cell"]: e["data-value"] for e in end["given"] + end["value"]}
             assert "".join(values[cell_name(c)] for c in range(81)) == resolution.solution
@@ -292,7 +304,7 @@ def test_the_page_holds_every_step_picture_and_nothing_from_the_network(w_path, 
     # self-contained: no external resource (the SVG namespace is a name, not a download)
     without_namespace = re.sub(r'xmlns=\\?"http://www\.w3\.org/2000/svg\\?"', "", page)
     assert not re.search(r"https?://|<link\b|\bsrc=|@import|url\(", without_namespace)
-    assert len(page.encode()) < 700_000  # 97 + 20 steps
+    assert len(page.encode()) < 300_000  # 97 + 20 steps: 259 kB, the candidates drawn once per page
     assert '<pre id="errors"></pre>' in page
 
 

@@ -27,7 +27,7 @@ import pytest
 
 from sudorules import core
 from sudorules.engine import Engine
-from sudorules.generate import generate, puzzle_strings
+from sudorules.generation.generate import generate, puzzle_strings
 from sudorules.puzzle import Puzzle
 from sudorules.resolution import ResolutionState, Step, check_step, parse_step, replay
 from sudorules.resolution.steps import ChainCell, CspVariable, variables_of

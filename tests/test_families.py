@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_theory_has_an_entry_and_the_commands_offer_them():
-    assert set(families.THEORIES) == set(Theory.NAMED)
+    assert set(families.THEORIES) == set(Theory) == set(Theory.NAMED)
     from sudorules.batch.rating import RATING_THEORIES
     from sudorules.cli.solve import THEORIES as SOLVE_THEORIES
 

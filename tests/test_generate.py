@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 from sudorules import core
 from sudorules.cli import main
-from sudorules.count import count_in, count_minimals
-from sudorules.generate import BadGrid, GridsExhausted, Stop, generate, generate_frame, parse_grids, puzzle_strings
+from sudorules.generation.count import count_in, count_minimals
+from sudorules.generation.generate import BadGrid, GridsExhausted, Stop, generate, generate_frame, parse_grids, puzzle_strings
 from sudorules.reader import read_puzzles
 
 

@@ -16,17 +16,18 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 
 LAYERS = [
-    {"errors", "enums"},
+    {"errors", "enums", "extras"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
+    {"generation"},
     {"resolution"},
     {"engine"},
-    {"batch"},
-    {"generate", "count", "stats", "draw"},
+    {"batch", "options"},  # options: jobs are capped by the cores (batch.pool.cpu_count)
+    {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},
 ]
-SUBPACKAGES = ("engine", "resolution", "batch")
+SUBPACKAGES = ("engine", "resolution", "batch", "generation")
 
 
 def _layer(top: str) -> int:
@@ -226,3 +227,15 @@ def test_the_cycle_check_sees_a_lazy_cycle(tmp_path):
     graph = _module_graph(tmp_path)
     assert graph["sudorules.resolution.c"] == {"sudorules.resolution.a"}
     assert _cycles(graph) == [["sudorules.resolution.a", "sudorules.resolution.b"]]
+
+
+def test_the_generator_side_is_a_package_of_its_own():
+    """Issue 26: the generators and the counting of minimal puzzles live in sudorules/generation/,
+    beside engine/, batch/ and stats/, not as loose top-level modules."""
+    assert not (PACKAGE / "generate.py").exists() and not (PACKAGE / "count.py").exists()
+    generate = importlib.import_module("sudorules.generation.generate")
+    count = importlib.import_module("sudorules.generation.count")
+    import sudorules
+
+    assert sudorules.generate_puzzles is generate.generate_frame
+    assert sudorules.count_minimals is count.count_minimals

@@ -23,7 +23,7 @@ def _factory(offset):
     return handle
 
 
-def _failure(payload, kind, detail):
+def _failure(payload, kind, detail, partial):
     return (kind, detail)
 
 

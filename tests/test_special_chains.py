@@ -267,9 +267,11 @@ def test_theory_names_compose_as_sudorules_does():
               "S": "S", "SFin": "SFin", "BRT": "BRT", "TyZ+TytW+SFin": "TyZ+TytW+W1+SFin",
               "TyW+W+SFin": "TyW+W+SFin", "gBC+W": "W+gBC", "gW+B": "B+gW", "gB": "gB"}
     assert {name: Theory(name).label for name in labels} == labels
-    for bad in ("X", "W+", "W++B", "", "w"):
+    for bad in ("X", "W+", "W++B", "", "TE1+W"):
         with pytest.raises(ValueError):
             Theory(bad)
+    assert Theory("w") == "W" and Theory("sfin+W") == "SFin+W" and Theory("bxb") == Theory.BXB  # any case
+    assert Theory.BXB.label == "BxB" and families.theory_spec("TE2").engine == "te"
     spec = families.theory_spec("default")
     assert [f.name for f in spec.families] == ["single", "subset", "finned", "biv-chain", "z-chain", "t-whip",
                                                "whip"]

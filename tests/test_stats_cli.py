@@ -98,7 +98,7 @@ def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
     result = run("stats", files / "puzzles.txt", "--plot", tmp_path / "x.png")
-    assert result.exit_code == 1 and "pip install 'sudorules[plot]'" in result.output
+    assert result.exit_code == 2 and "pip install 'sudorules[plot]'" in result.output  # checked before any work
     assert result.output.count("\n") == 1
     assert not (tmp_path / "x.png").exists()
 

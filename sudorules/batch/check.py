@@ -14,10 +14,20 @@ from typing import IO, Iterable, Iterator, Optional
 import numpy as np
 
 from .. import core
-from ..reader import PuzzleRecord
+from ..collection.template import RowTemplate
+from ..generation.canonical import canonical_texts
+from ..output import csv_cell
+from ..reader import TAIL, PuzzleRecord
 
-#: CSV columns, in order; ``error`` is always the last column, empty for a record that parsed.
-COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", "error")
+#: CSV columns, in order; ``tail`` is the input record's tail, as it was; ``error`` is always the last
+#: column, empty for a record that parsed.
+COLUMNS = ("puzzle", "clues", "solutions", "minimal", "solution", TAIL, "error")
+
+
+def columns(canonical: bool = False) -> tuple[str, ...]:
+    """The CSV columns; with ``canonical``, the ``canonical`` column (the puzzle's minlex form,
+    README "Canonical forms") comes before ``tail`` and ``error``."""
+    return COLUMNS[:-2] + ("canonical", TAIL, "error") if canonical else COLUMNS
 
 #: Puzzles sent to the core per call.
 BATCH_SIZE = 4096
@@ -34,37 +44,47 @@ class CheckRow:
     minimal: Optional[bool] = None
     solution: Optional[str] = None  #: the 81 digits of the solution, only when it is unique
     error: Optional[str] = None
+    tail: str = ""  #: the input record's tail
+    canonical: Optional[str] = None  #: the puzzle's canonical form, when asked for
 
     @property
     def ok(self) -> bool:
         """True when the record parsed (whatever its solution count)."""
         return self.error is None
 
-    def csv_fields(self) -> list[str]:
-        """The row's CSV fields, in :data:`COLUMNS` order (``true``/``false``, empty for unknown)."""
+    def csv_fields(self, canonical: bool = False) -> list[str]:
+        """The row's CSV fields, in :func:`columns` order (``true``/``false``, empty for unknown)."""
         return [
             self.puzzle,
             "" if self.clues is None else str(self.clues),
             "" if self.solutions is None else str(self.solutions),
             "" if self.minimal is None else ("true" if self.minimal else "false"),
             self.solution or "",
+            *([self.canonical or ""] if canonical else []),
+            self.tail,
             self.error or "",
         ]
 
+    def as_dict(self, canonical: bool = False) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(columns(canonical), self.csv_fields(canonical)))
 
-def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE) -> Iterator[CheckRow]:
-    """Check each record, yielding one :class:`CheckRow` per record in input order."""
+
+def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE,
+                  canonical: bool = False) -> Iterator[CheckRow]:
+    """Check each record, yielding one :class:`CheckRow` per record in input order; with
+    ``canonical``, each valid row also gets its puzzle's canonical form."""
     batch: list[PuzzleRecord] = []
     for record in records:
         batch.append(record)
         if len(batch) >= batch_size:
-            yield from _check_batch(batch)
+            yield from _check_batch(batch, canonical)
             batch = []
     if batch:
-        yield from _check_batch(batch)
+        yield from _check_batch(batch, canonical)
 
 
-def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
+def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterator[CheckRow]:
     valid = [r.puzzle for r in records if r.puzzle is not None]
     grids = np.array([p.givens for p in valid], dtype=np.uint8).reshape(len(valid), 81)
     counts, solutions = core.count_solutions_batch(grids, limit=2)
@@ -84,15 +104,17 @@ def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
         masks = np.array([valid[i].marks for i in where], dtype=np.uint16)
         counts[where], solutions[where] = core.count_solutions_masks(masks, limit=2)
         solution_texts = (solutions + ord("0")).tobytes().decode("ascii")
+    forms = canonical_texts(valid) if canonical else [None] * len(valid)
     index = 0
     for record in records:
         if record.puzzle is None:
-            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}")
+            yield CheckRow(record.text.strip(), error=f"line {record.line}: {record.error}", tail=record.tail)
             continue
         count = int(counts[index])
         if pencilmark[index]:
             yield CheckRow(puzzle=str(record.puzzle), clues=record.puzzle.clues, solutions=count,
-                           solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None)
+                           solution=solution_texts[81 * index: 81 * index + 81] if count == 1 else None,
+                           canonical=forms[index], tail=record.tail)
             index += 1
             continue
         span = slice(81 * index, 81 * index + 81)
@@ -102,16 +124,25 @@ def _check_batch(records: list[PuzzleRecord]) -> Iterator[CheckRow]:
             solutions=count,
             minimal=bool(minimal[index]),
             solution=solution_texts[span] if count == 1 else None,
+            canonical=forms[index],
+            tail=record.tail,
         )
         index += 1
 
 
-def write_csv(rows: Iterable[CheckRow], stream: IO[str]) -> bool:
-    """Write the header and one CSV line per row; return True when every row parsed."""
+def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
+              template: Optional[RowTemplate] = None) -> bool:
+    """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
+    per row; return True when every row parsed.  CSV cells as :func:`~sudorules.output.csv_line`
+    writes them (an invalid line's raw text made safe for spreadsheets)."""
     writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    if template is None:
+        writer.writerow(columns(canonical))
     all_ok = True
     for row in rows:
-        writer.writerow(row.csv_fields())
+        if template is None:
+            writer.writerow([csv_cell(cell) for cell in row.csv_fields(canonical)])
+        else:
+            stream.write(template.line(row.as_dict(canonical)))
         all_ok &= row.ok
     return all_ok

@@ -33,6 +33,20 @@ from ..errors import SudorulesError
 #: function that handles one task.
 WorkerFactory = Callable[..., Callable[[Any], Any]]
 
+#: the signals that stop a run (blocked while a worker is forked: see OrderedPool._spawn)
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+#: in a worker, while it handles a task: sends the task's result so far to the pool (report_partial)
+_partial_sink: Optional[Callable[[Any], None]] = None
+
+
+def report_partial(value: Any) -> None:
+    """Called by a task's handler inside a pool worker: ``value`` is the task's result so far, which
+    the pool passes to ``on_failure`` if the worker then dies or is killed (a row keeps the ratings
+    it finished).  Outside a pool worker, nothing happens."""
+    if _partial_sink is not None:
+        _partial_sink(value)
+
 
 def _address_space() -> int:
     """This process's current virtual memory size in bytes (0 where /proc is absent)."""
@@ -70,6 +84,22 @@ def default_memory_limit(jobs: int) -> Optional[int]:
     return None if available is None else max(available // max(1, jobs), 256 * 2**20)
 
 
+def limit_address_space(limit: int) -> None:
+    """Cap this process's address space at its current size plus ``limit`` bytes (RLIMIT_AS).
+
+    The cap never exceeds the hard limit the process was started under (``ulimit -v``: asking for
+    more is refused, and the worker could not start at all) nor what the kernel's rlimit can hold (a
+    ``--memory-limit`` of 10**14 MiB overflows it): at or past those the cap is the hard limit."""
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = _address_space() + limit
+    ceiling = (2**63 - 1) if hard == resource.RLIM_INFINITY else hard
+    if cap >= ceiling:
+        cap = hard  # RLIM_INFINITY when there is no hard limit: no cap at all
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
 def _die_with_parent(parent: int) -> None:
     """Make this worker die when the process that started it dies, however that one ends."""
     try:
@@ -94,24 +124,25 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, mem
                  parent: int) -> None:
     # A forked worker inherits the parent's Python signal handlers; it must not raise the parent's
     # Interrupted, nor print a KeyboardInterrupt traceback when Ctrl-C reaches the process group.
+    # It also inherits the signal mask the parent set around the fork (see OrderedPool._spawn).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     _die_with_parent(parent)
     try:
         handle = factory(*init_args)
+        if memory_limit:
+            # The limit is on growth past the loaded state: a forked worker starts with its parent's
+            # address space, which has nothing to do with what one task needs.
+            limit_address_space(memory_limit)
     except Exception as error:  # e.g. rule files that cannot be read: the parent says it in one line
         try:
             conn.send(("failed", f"{type(error).__name__}: {error}"))
         except (EOFError, OSError):
             pass
         return
-    if memory_limit:
-        # The limit is on growth past the loaded state: a forked worker starts with its parent's
-        # address space, which has nothing to do with what one task needs.
-        import resource
-
-        cap = _address_space() + memory_limit
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    global _partial_sink
+    _partial_sink = lambda value: conn.send(("partial", value))  # noqa: E731
     try:
         conn.send(("ready", None))
         while True:
@@ -139,6 +170,7 @@ class _Worker:
     task: Optional[tuple[int, Any]] = None
     started: float = 0.0
     ready: bool = False
+    partial: Any = None  #: the current task's result so far (report_partial), or None
 
 
 def _context():
@@ -148,13 +180,15 @@ def _context():
 class OrderedPool:
     """Run ``handle(payload)`` for each ``(index, payload)`` task on ``jobs`` worker processes.
 
-    ``on_failure(payload, kind, detail)`` builds the result of a task whose worker failed, with kind
-    ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError or death under a
-    memory limit), ``crashed`` (the worker died) or ``error`` (an exception; detail is its text).
+    ``on_failure(payload, kind, detail, partial)`` builds the result of a task whose worker failed,
+    with kind ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError, or an
+    exit with an error status under a memory limit), ``crashed`` (the worker was killed by a signal,
+    a SIGSEGV or a SIGKILL, or exited without a memory limit) or ``error`` (an exception; detail is
+    its text); ``partial`` is the task's result so far (:func:`report_partial`), or None.
     """
 
     def __init__(self, factory: WorkerFactory, init_args: tuple = (), jobs: int = 1,
-                 on_failure: Callable[[Any, str, str], Any] = lambda payload, kind, detail: None,
+                 on_failure: Callable[[Any, str, str, Any], Any] = lambda payload, kind, detail, partial: None,
                  task_timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                  lookahead: int = 256):
         self.factory, self.init_args = factory, init_args
@@ -171,8 +205,17 @@ class OrderedPool:
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, daemon=True,
                                     args=(child, self.factory, self.init_args, self.memory_limit, os.getpid()))
-        process.start()
-        child.close()
+        # A signal handled during fork() runs our handler inside the at-fork hooks, where its
+        # exception is printed and ignored ("Exception ignored in _releaseLock") and the run went on:
+        # 7 of 13 SIGINTs while 64 workers started (issue 27).  Blocked around the fork, it is
+        # handled just after, in the parent's own code, where Interrupted ends the run; the worker
+        # unblocks it once its own handlers are set (_worker_main).
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            child.close()
         return _Worker(process, parent)
 
     def _retire(self, worker: _Worker) -> None:
@@ -187,9 +230,11 @@ class OrderedPool:
         order: deque[int] = deque()  # indexes handed out and not yet yielded, in task order
         retry: list[tuple[int, Any]] = []  # tasks whose worker died before receiving them
         results: dict[int, Any] = {}
-        self._workers = [self._spawn() for _ in range(self.jobs)]
         finished = False
         try:
+            self._workers = []
+            for _ in range(self.jobs):  # one by one, so that an interruption kills those started
+                self._workers.append(self._spawn())
             while True:
                 for worker in self._workers:
                     if worker.ready and worker.task is None and len(order) < self.lookahead:
@@ -198,7 +243,7 @@ class OrderedPool:
                             break
                         if task[0] not in order:
                             order.append(task[0])
-                        worker.task, worker.started = task, time.monotonic()
+                        worker.task, worker.started, worker.partial = task, time.monotonic(), None
                         try:
                             worker.conn.send(task)
                         except (BrokenPipeError, OSError):  # died while idle: replaced below
@@ -231,11 +276,14 @@ class OrderedPool:
                 if message is not None:
                     if message[0] == "ready":
                         worker.ready = True
+                    elif message[0] == "partial":
+                        worker.partial = message[1]
                     elif message[0] == "failed":
                         raise PoolError(f"a worker failed while starting: {message[1]}")
                     else:
                         index, (kind, value) = message
-                        results[index] = value if kind == "ok" else self.on_failure(worker.task[1], kind, value or "")
+                        results[index] = (value if kind == "ok"
+                                          else self.on_failure(worker.task[1], kind, value or "", worker.partial))
                         worker.task = None
                         if kind == "memory":
                             # a worker that reached its cap keeps the memory it took (CLIPS keeps freed
@@ -246,8 +294,7 @@ class OrderedPool:
                     continue
             failure = None
             if not worker.process.is_alive():
-                failure = ("memory" if self.memory_limit else "crashed",
-                           f"worker exited with status {worker.process.exitcode}")
+                failure = self._death(worker.process.exitcode)
             elif worker.task is not None and self.task_timeout and now - worker.started > self.task_timeout:
                 failure = ("timeout", f"killed after {now - worker.started:.1f}s")
             if failure is None:
@@ -256,10 +303,25 @@ class OrderedPool:
                 raise PoolError(f"a worker failed while starting ({failure[1]}); "
                                 "run 'sudorules solve' on one puzzle to see why")
             if worker.task is not None:
-                results[worker.task[0]] = self.on_failure(worker.task[1], *failure)
+                results[worker.task[0]] = self.on_failure(worker.task[1], *failure, worker.partial)
             self._retire(worker)
             self._workers[i] = self._spawn()
             self.replaced += 1
+
+    def _death(self, exitcode: Optional[int]) -> tuple[str, str]:
+        """``(kind, detail)`` for a worker that died: killed by a signal (SIGSEGV, SIGKILL, SIGABRT) it
+        crashed, whatever the memory limit, so that ``--retry crashed`` finds it; an exit with an
+        error status under a memory limit is the limit (CLIPS exits with status 1 when an allocation
+        fails; a MemoryError even the answer could not carry, too)."""
+        if exitcode is not None and exitcode < 0:
+            try:
+                name = signal.Signals(-exitcode).name
+            except ValueError:
+                name = f"signal {-exitcode}"
+            return "crashed", f"worker killed by {name}"
+        if self.memory_limit:
+            return "memory", f"worker exited with status {exitcode} under its memory limit"
+        return "crashed", f"worker exited with status {exitcode}"
 
     def close(self, kill: bool = False) -> None:
         """Stop every worker: ask idle ones to end, kill the rest (all of them at once with ``kill``)."""

@@ -1,29 +1,62 @@
-"""Rating puzzles: the W rating (whips), the B rating (braids) or the rating of any theory of one
-puzzle record.
+"""Rating puzzles: the W, gW (rules), B, gB, TE, BxB, BxBB (compiled T&E engine) ratings of one
+puzzle record, the rating of any other theory (rules: ``BC``, ``Z``, ``S+W``, ``default``...), and
+its T&E classification.
 
-A :class:`Rater` holds one rule engine per requested rating, so the rules are loaded once per process
-and reused for every puzzle.  :func:`rate_record` turns one input record into one output row.
+A :class:`Rater` holds one rule engine per requested rule-based rating, so the rules are loaded once
+per process and reused for every puzzle; the compiled ratings need no loading.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Callable, Optional, Sequence
 
 from ..enums import Status
+from ..enums import Theory
 from ..resolution.families import RATINGS, rating_theory
-from ..errors import InvalidPuzzleError
-from ..reader import PuzzleRecord
+from ..errors import InvalidPuzzleError, OptionError
+from ..generation.canonical import canonical_text
+from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
-#: The named ratings and the engine theory that gives each (from the registry of rule families); a
-#: rating may also be any theory name (``BC``, ``Z``, ``S+W``, ``default``...: :func:`rating_theory`).
+#: The rule-based ratings and the theory that gives each (from the registry of rule families).
 RATING_THEORIES = RATINGS
+
+#: The ratings of the compiled T&E engine (sudorules/engine/te.py): braids are confluent, so B and gB
+#: need no rule path (the same values, 10-30x sooner); TE is the T&E-depth, BxB and BxBB the
+#: sub-classifications of depths 2 and 3 (SPEC §10), empty for puzzles of a lower depth.
+COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
+
+#: Every rating ``rate --rating`` accepts, in the order of the help text.
+ALL_RATINGS = tuple(dict.fromkeys([*RATING_THEORIES, *COMPILED_RATINGS]))
+
+#: The columns of ``classify`` (with ``g``, ``gte_depth`` after ``te_depth``).
+CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
 
 #: Row statuses, from best to worst: the row's status is the worst over its ratings (a contradiction
 #: cannot happen to a checked puzzle; it would count as not-solved).
 STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
+
+
+def canonical_rating(name: str) -> str:
+    """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
+    spelt as :data:`ALL_RATINGS` spells it; any other theory name (``BC``, ``S+W``, ``default``...:
+    the rating of that theory) as given; :class:`~sudorules.errors.OptionError` for any other."""
+    for rating in ALL_RATINGS:
+        if rating.lower() == str(name).strip().lower():
+            return rating
+    try:
+        rating_theory(str(name).strip())
+        return str(name).strip()
+    except ValueError as error:
+        reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)} or a theory ({error})"
+        raise OptionError(f"rating: {reason}", reason) from None
+
+
+def classify_columns(g: bool = False) -> tuple[str, ...]:
+    """The rating columns of ``classify``: ``te_depth`` (and ``gte_depth`` with g), B, BxB, BxBB."""
+    return ("te_depth", "gte_depth", *CLASSIFY_COLUMNS[1:]) if g else CLASSIFY_COLUMNS
 
 
 @dataclass
@@ -36,70 +69,154 @@ class RatingRow:
     status: str = "solved"
     seconds: float = 0.0
     error: str = ""
+    tail: str = ""  #: the input record's tail (the generator's tries, a serate rating...), kept as it was
 
-    def values(self, ratings: Sequence[str]) -> list[str]:
-        """The CSV cells in the order ``puzzle, clues, <ratings...>, status, seconds, error``."""
+    def values(self, ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
+        """The CSV cells in the order ``puzzle, clues, <ratings...>, [canonical,] status, seconds,
+        tail, error`` (without ``tail`` for an output written before tails were kept, see
+        :func:`header`); the canonical form (empty when the puzzle text does not parse) is computed
+        here, where the row is written, so workers need not know about it."""
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
-        return cells + [self.status, f"{self.seconds:.3f}", self.error]
+        if canonical:
+            cells.append(canonical_text(self.puzzle))
+        return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
+
+    def as_dict(self, ratings: Sequence[str], canonical: bool = False) -> dict[str, str]:
+        """The row as ``{column: CSV cell}`` (what ``--format`` templates read)."""
+        return dict(zip(header(ratings, canonical), self.values(ratings, canonical)))
 
 
-def header(ratings: Sequence[str]) -> list[str]:
-    """The CSV header for the requested ratings."""
-    return ["puzzle", "clues", *ratings, "status", "seconds", "error"]
+def header(ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
+    """The CSV header for the requested ratings (and the canonical form's column); ``tail=False``
+    gives the columns of outputs written before the ``tail`` column existed (they still resume in
+    their own columns)."""
+    return (["puzzle", "clues", *ratings, *(["canonical"] if canonical else []), "status", "seconds"]
+            + ([TAIL] if tail else []) + ["error"])
 
 
 def failed_row(record_text: str, clues: Optional[int], ratings: Sequence[str], status: str,
-               error: str = "", seconds: float = 0.0) -> RatingRow:
+               error: str = "", seconds: float = 0.0, tail: str = "") -> RatingRow:
     """A row for a puzzle that could not be rated (invalid, timeout, memory, crashed)."""
-    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error)
+    return RatingRow(record_text, clues, {r: None for r in ratings}, status, seconds, error, tail)
 
 
 def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str, error: str = "",
                       seconds: float = 0.0) -> RatingRow:
-    """A failed row for an input record: its puzzle (or raw text when it did not parse) and clues."""
+    """A failed row for an input record: its puzzle (or raw text when it did not parse), clues and tail."""
     puzzle = record.puzzle
     text = str(puzzle) if puzzle is not None else record.text.strip()
-    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds)
+    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
+                      record.tail)
 
 
 class Rater:
-    """Rates puzzles with a fixed set of ratings; loads each theory's rules once (a :class:`Solver`)."""
+    """Rates puzzles with a fixed set of ratings; loads each rule-based theory's rules once (a
+    :class:`Solver`).  When the ratings are the classification's columns (:func:`classify_columns`),
+    they are computed together by one call of the compiled engine, T&E-depths up to ``max_depth``."""
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
-                 time_limit: Optional[float] = None):
+                 time_limit: Optional[float] = None, max_depth: int = 3):
+        classify = bool(ratings) and ratings[0] == "te_depth"  # the columns of classify_columns()
+        known = classify_columns(True) if classify else ALL_RATINGS
+        #: the theory of each other rating (any theory name: BC, S+W, default...), rated by its rules
+        self.theories: dict[str, Theory] = {}
+        for name in ratings:
+            if name not in known:
+                try:
+                    self.theories[name] = rating_theory(name)
+                except ValueError:
+                    self.theories[name] = None  # type: ignore[assignment]
+        unknown = [r for r in ratings if r not in known and (classify or self.theories[r] is None)]
+        if unknown:
+            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(known)}"
+                             + ("" if classify else " or a theory"))
         self.ratings = tuple(ratings)
-        self.theories = {}
-        for name in self.ratings:
-            try:
-                self.theories[name] = rating_theory(name)
-            except ValueError as error:
-                raise ValueError(f"unknown rating {name!r}: {error}; named ratings: "
-                                 f"{', '.join(RATING_THEORIES)}") from None
         self.time_limit = time_limit
+        self.max_length = max_length
+        self.classify = classify
+        self.max_depth = max_depth
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
-            self.solver.engine(self.theories[name])
+            if not classify and name not in COMPILED_RATINGS:
+                self.solver.engine(self.theories.get(name) or RATING_THEORIES[name])
 
-    def rate(self, record: PuzzleRecord) -> RatingRow:
-        """Rate one input record; invalid puzzles get status ``invalid`` with the reason."""
+    def rate(self, record: PuzzleRecord, on_rating: Optional[Callable[[RatingRow], None]] = None) -> RatingRow:
+        """Rate one input record; invalid puzzles get status ``invalid`` with the reason.
+        ``on_rating(row so far)`` is called after each rating (a pool worker sends it to the pool, so
+        that a row whose worker is killed keeps the ratings it finished)."""
         started = time.perf_counter()
         if record.puzzle is None:
-            return failed_row(record.text.strip(), None, self.ratings, "invalid",
-                              f"line {record.line}: {record.error}")
+            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {record.error}")
         puzzle = record.puzzle
         try:
             solution = unique_solution(puzzle)
         except InvalidPuzzleError as error:
-            return failed_row(str(puzzle), puzzle.clues, self.ratings, "invalid", error.reason,
-                              time.perf_counter() - started)
-        row = RatingRow(str(puzzle), puzzle.clues)
-        statuses = []
-        for name in self.ratings:
+            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {error.reason}",
+                                     time.perf_counter() - started)
+        row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
+        if self.classify:
+            outcomes = self._classify(puzzle, solution, row)
+        else:
+            outcomes = []
+            for name in self.ratings:
+                outcomes.append(self._rate_one(name, puzzle, solution, row))
+                if on_rating is not None:  # the row so far: kept if the worker is killed before the end
+                    on_rating(replace(row, ratings=dict(row.ratings), seconds=time.perf_counter() - started,
+                                      status=str(max((status for status, _ in outcomes), key=STATUSES.index))))
+        row.status = str(max((status for status, _ in outcomes), key=STATUSES.index))
+        names = ["classify", "gte_depth"] if self.classify else self.ratings
+        row.error = "; ".join(f"{name}: {error}" for name, (_, error) in zip(names, outcomes) if error)
+        row.seconds = time.perf_counter() - started
+        return row
+
+    def _rate_one(self, name: str, puzzle, solution, row: RatingRow) -> tuple[str, str]:
+        """One rating into ``row.ratings[name]``; its (status, error)."""
+        from ..engine import te
+
+        if name in ("B", "gB"):
+            rating = te.rate_braids(puzzle, g=name == "gB", max_length=self.max_length, solution=solution,
+                                    time_limit=self.time_limit)
+            row.ratings[name] = rating.value
+            return str(rating.status), rating.error
+        if name in ("TE", "BxB", "BxBB"):
+            found = te.classify(puzzle, task=name, max_length=self.max_length, solution=solution,
+                                time_limit=self.time_limit)
+            row.ratings[name] = found.depth if name == "TE" else found.value
+            return str(found.status), found.error
+        if name in self.theories:  # another theory: its rules, from the start
             resolution = self.solver.solve(puzzle, self.theories[name], time_limit=self.time_limit,
                                            solution=solution)
             row.ratings[name] = resolution.rating
-            statuses.append(resolution.status if resolution.status in STATUSES else "not-solved")
-        row.status = str(max(statuses, key=STATUSES.index))
-        row.seconds = time.perf_counter() - started
-        return row
+            return resolution.status if resolution.status in STATUSES else "not-solved", ""
+        # Whips of length <= 2 are confluent: the compiled engine gives their closure, the rating when
+        # it solves the puzzle (W 0-2), else the state where the rules start (rule loading, fact
+        # resets and levels 1-2 were most of an easy puzzle's time); and a puzzle outside T&E(1) has
+        # no W (gW) rating, told at once (the rules took 0.3-0.6 s to fail on SHC's BxB examples).
+        g = name.startswith("g")
+        start = te.short_whips(puzzle, g=g, solution=solution)
+        row.ratings[name] = start.rating
+        if start.beyond:
+            return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
+        if start.state is None:
+            return "solved", ""
+        resolution = self.solver.solve(start.state, RATING_THEORIES[name], time_limit=self.time_limit,
+                                       solution=solution)
+        row.ratings[name] = resolution.rating
+        return resolution.status if resolution.status in STATUSES else "not-solved", ""
+
+    def _classify(self, puzzle, solution, row: RatingRow) -> list[tuple[str, str]]:
+        """The classification's columns into ``row.ratings``, and its (status, error)."""
+        from ..engine import te
+
+        found = te.classify(puzzle, max_depth=self.max_depth, max_length=self.max_length, solution=solution,
+                            time_limit=self.time_limit)
+        columns = found.columns()
+        outcomes = [(str(found.status), found.error)]
+        if "gte_depth" in self.ratings:
+            g = te.classify(puzzle, task="TE", g=True, max_depth=self.max_depth, solution=solution,
+                            time_limit=self.time_limit)
+            columns["gte_depth"] = g.depth
+            outcomes.append((str(g.status), g.error))
+        row.ratings.update({name: columns[name] for name in self.ratings})
+        return outcomes

@@ -2,7 +2,8 @@
 
 Rows are appended to the output as they are produced, in input order, each with one ``write`` call
 on a file opened in append mode, so a process killed at any moment (even ``kill -9``) leaves only
-complete rows.  Running the same command again reads the rows already there, checks they belong to
+complete rows (:func:`~sudorules.output.write_all`: a short write on a nearly full disk is completed,
+and a full disk cuts the file back to its last complete row and stops the run).  Running the same command again reads the rows already there, checks they belong to
 this input, and rates only what is missing.
 
 ``retry`` rates again the rows that ended with some statuses (``memory``, ``timeout``...), say with
@@ -17,33 +18,34 @@ before the rename, so the output is never unlocked in between.  The input is che
 output is created, and an output that is one of the inputs is refused.  An output that is not a
 regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly, like standard output:
 no resume, no lock.
+
+The input is read once, as it comes: a pipe or a FIFO (``head -20 big.txt | sudorules rate
+/dev/stdin``, ``rate <(...)``) is rated whole.  Only a regular file, which can be read again, is
+counted ahead for the progress total, line by line.
 """
 
 from __future__ import annotations
 
 import csv
-import errno
-import fcntl
 import io
 import os
+import stat
 import sys
 import time
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from ..errors import EXIT_USAGE, Interrupted, OutputError, SudorulesError
-from ..output import check_output, is_stream, open_output, stream_descriptor
-from .pool import OrderedPool, cpu_count, default_memory_limit
+from ..collection.template import RowTemplate
+from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OutputError, SudorulesError
+from ..extras import require
+from ..options import capped_jobs, check_memory_mib, check_time_limit
+from ..output import (check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, try_lock,
+                      write_all)
+from .pool import OrderedPool, cpu_count, default_memory_limit, report_partial
 from .rating import RatingRow, Rater, header, record_failed_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
-
-
-def csv_line(cells: Sequence[str]) -> str:
-    """One CSV line (with its newline) for a list of cells."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(cells)
-    return buffer.getvalue()
 
 
 class BatchError(SudorulesError):
@@ -66,21 +68,20 @@ class OutputLock:
     def acquire(self) -> "OutputLock":
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)  # 0o666 less the umask, like open()
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
+            taken = try_lock(fd)
+        except OSError:
             os.close(fd)
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise BatchError(f"{self.path} is being written by another 'sudorules rate' run: wait for it "
-                                 "to end, or choose another -o") from None
             raise
+        if not taken:
+            os.close(fd)
+            raise BatchError(f"{self.path} is being written by another 'sudorules rate' run: wait for it "
+                             "to end, or choose another -o")
         self.fd = fd
         return self
 
-    def replace_with(self, temporary: Path) -> None:
-        """Lock ``temporary``, rename it over the locked file and keep the lock on it."""
-        fd = os.open(temporary, os.O_RDWR)
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody else knows this file: never waits
-        os.replace(temporary, self.path)
+    def take(self, fd: int) -> None:
+        """Hold the lock through ``fd`` from now on, a descriptor of the file renamed over the locked
+        one, locked before the rename (so that the output was never unlocked); drop the old one."""
         self.release()
         self.fd = fd
 
@@ -88,6 +89,18 @@ class OutputLock:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
+
+
+def _without_tail(path: Path, ratings: Sequence[str], canonical: bool = False) -> bool:
+    """True when ``path`` starts with the header of an output written before the ``tail`` column
+    existed (``puzzle,clues,W,status,seconds,error``): such a file is resumed in its own columns
+    rather than refused, so a long run started by an older sudorules can still be finished."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError:
+        return False
+    return first == csv_line(header(ratings, canonical, tail=False)).encode("utf-8")
 
 
 def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
@@ -104,7 +117,7 @@ def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
     header = csv_line(columns).encode("utf-8")
     if not data.startswith(header):
         first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
-        if first.startswith("puzzle,clues,") and first.endswith(",status,seconds,error"):
+        if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
             raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
                              "use another output file or the same --rating as before")
         raise BatchError(f"{path} is not an output of 'sudorules rate' (its first line is {first[:60]!r}): "
@@ -115,7 +128,7 @@ def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
             handle.truncate(keep)
         data = data[:keep]
     try:
-        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+        rows = [[csv_text(cell) for cell in row] for row in csv.reader(io.StringIO(data.decode("utf-8"), newline=""))]
     except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
         raise BatchError(f"{path} is not a CSV written by 'sudorules rate' ({error}): use another output "
                          "file, or remove this one") from None
@@ -133,6 +146,7 @@ class BatchSummary:
     workers_replaced: int = 0
     retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
     total: Optional[int] = None  #: puzzle records in the input, where it can be counted ahead
+    notes: list[str] = field(default_factory=list)  #: what the user should know about the output
 
     @property
     def rows(self) -> int:
@@ -153,12 +167,24 @@ class RateOptions:
     jobs: Optional[int] = None  #: local worker processes (None: every core)
     max_length: int = 36  #: longest whip / braid tried
     time_limit: Optional[float] = None  #: seconds per puzzle and rating (status timeout past it)
-    #: bytes a local worker may grow past its loaded rules (None: the available memory shared by the
+    #: MiB a local worker may grow past its loaded rules (None: the available memory shared by the
     #: workers, :func:`~sudorules.batch.pool.default_memory_limit`; 0: no limit)
     memory_limit: Optional[int] = None
     scheduler: Optional[str] = None  #: ``tcp://HOST:PORT`` of a dask.distributed cluster, or None
+    max_depth: int = 3  #: classify: the deepest T&E level tried (ratings = classify_columns())
     retry: tuple[str, ...] = ()  #: statuses whose rows of an existing output are rated again
     progress: bool = False  #: a progress bar on stderr
+    canonical: bool = False  #: a ``canonical`` column: each puzzle's minlex form
+
+    def __post_init__(self) -> None:
+        """Check the values (:mod:`sudorules.options`, as the command line does); cap ``jobs``."""
+        if self.jobs is not None:
+            jobs, message = capped_jobs(self.jobs)
+            if message is not None:
+                warnings.warn(message, stacklevel=3)
+            object.__setattr__(self, "jobs", jobs)
+        object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
+        check_memory_mib(self.memory_limit)
 
 
 def _rater(options: RateOptions) -> Callable:
@@ -168,61 +194,78 @@ def _rater(options: RateOptions) -> Callable:
             from .distributed import rate_records_on_cluster
 
             return rate_records_on_cluster(records, options.scheduler, options.ratings, options.max_length,
-                                           options.time_limit)
+                                           options.time_limit, max_depth=options.max_depth)
         return rate_records(records, options)
     return rate
 
 
-def _retry_rows(source: str, path: Path, ratings: Sequence[str], statuses: set[str], rate: Callable,
-                summary: BatchSummary, lock: OutputLock) -> None:
+def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[str], statuses: set[str],
+                rate: Callable, summary: BatchSummary, lock: OutputLock, canonical: bool = False,
+                tail: bool = True) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
-    (see the module docstring: a side file keeps them until the output is rewritten)."""
-    columns = header(ratings)
+    (see the module docstring: a side file keeps them until the output is rewritten).  ``records``
+    is the input from its start: the records of the rows already written are read (and checked)
+    here, the rest is left for the caller, so that the input is read once."""
+    columns = header(ratings, canonical, tail)
     done = completed_rows(path, columns)
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
     side = Path(str(path) + ".retry.csv")
+    finished = ({int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
+                if wanted else {})
+    todo = [(index, record) for index, record in enumerate(_checked(records, done))
+            if index in wanted and index not in finished]
     if not wanted:
         side.unlink(missing_ok=True)
         return
-    finished = {int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
-    todo: list[tuple[int, PuzzleRecord]] = []
-    for index, record in enumerate(_checked(read_puzzle_file(source), done)):
-        if index in wanted and index not in finished:
-            todo.append((index, record))
     fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
         if os.fstat(fd).st_size == 0:
-            os.write(fd, csv_line(["row", *columns]).encode())
+            write_all(fd, csv_line(["row", *columns]).encode(), str(side), cut_back=True)
         for (index, _), new in zip(todo, rate(record for _, record in todo)):
-            cells = new.values(ratings)
-            os.write(fd, csv_line([str(index), *cells]).encode("utf-8"))
+            cells = new.values(ratings, canonical, tail)
+            write_all(fd, csv_line([str(index), *cells]).encode("utf-8"), str(side), cut_back=True)
             finished[index] = cells
             summary.count(new)
     finally:
         os.close(fd)
     for index, cells in finished.items():
         done[index] = cells
-    temporary = Path(str(path) + ".tmp")
+    locked: Optional[int] = None
     try:
-        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+        with open_output(path) as handle:  # a temporary file, locked (open_output), renamed over the output
             handle.write(csv_line(columns))
             handle.writelines(csv_line(row) for row in done)
             handle.flush()
-            os.fchmod(handle.fileno(), os.stat(path).st_mode & 0o7777)
             os.fsync(handle.fileno())
-        lock.replace_with(temporary)
+            locked = os.dup(handle.fileno())  # its lock, kept past the rename
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        if locked is not None:
+            os.close(locked)
         raise
+    lock.take(locked)
     side.unlink()
     summary.retried = len(finished)
 
 
-def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float]) -> Callable:
-    """Worker factory for the pool: build the rater once per process, return its per-record function."""
-    rater = Rater(ratings, max_length=max_length, time_limit=time_limit)
-    return rater.rate
+def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float],
+                       max_depth: int = 3) -> Callable:
+    """Worker factory for the pool: build the rater once per process, return its per-record function
+    (which reports each finished rating to the pool: a row whose worker is killed keeps them)."""
+    rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
+    return lambda record: rater.rate(record, on_rating=report_partial)
+
+
+def backstop_seconds(ratings: Sequence[str], time_limit: Optional[float]) -> Optional[float]:
+    """The pool's hard limit for one row: the engines stop themselves at ``time_limit`` per rating and
+    say "timeout"; this kill is only for a run that cannot stop itself (one CLIPS call can last
+    seconds).  Each rating of the row has its own limit, so the backstop grows with their number:
+    2 x time_limit per rating, and 10 s for a worker's start.  (It was 2 x time_limit + 10 for the
+    whole row: ``--rating W,gW,B,gB --time-limit 6`` killed rows at 22 s whose four ratings were
+    each within their 6 s.)"""
+    if time_limit is None:
+        return None
+    return 2 * time_limit * max(1, len(ratings)) + 10
 
 
 def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOptions()) -> Iterator[RatingRow]:
@@ -230,21 +273,25 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
     ratings = tuple(options.ratings)
     time_limit = options.time_limit
 
-    def on_failure(record: PuzzleRecord, kind: str, detail: str) -> RatingRow:
+    def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow]) -> RatingRow:
         status = kind if kind in ("timeout", "memory") else "crashed"
-        return record_failed_row(record, ratings, status, detail,
-                                 (time_limit or 0.0) if kind == "timeout" else 0.0)
+        row = record_failed_row(record, ratings, status, detail, (time_limit or 0.0) if kind == "timeout" else 0.0)
+        if partial is not None:  # keep the ratings the row finished before its worker was killed
+            row.ratings.update(partial.ratings)
+            missing = [name for name in ratings if name not in partial.ratings]
+            row.error = f"{detail}; {', '.join(missing)} not rated" if missing else detail
+        return row
 
-    # The hard limit is a backstop: the engine stops itself at time_limit and reports "timeout".
-    hard_limit = None if time_limit is None else 2 * time_limit + 10
+    hard_limit = backstop_seconds(ratings, time_limit)
     jobs = options.jobs or cpu_count()
-    memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit
-    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit), jobs,
+    memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit * 2**20
+    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
                        on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
     yield from pool.imap(enumerate(records))
 
 
-def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions()) -> BatchSummary:
+def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions(),
+              template: Optional[RowTemplate] = None) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None or ``-``).
 
     With an output file, resumes: rows already there are kept and their puzzles skipped, except
@@ -252,6 +299,9 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
     written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
     dask.distributed cluster instead of local worker processes (see :class:`RateOptions`).
+
+    ``template`` (``--format``) writes one text line per row instead of the CSV, to standard output
+    or a stream only (an output file is the resumable CSV).
 
     On SIGINT / SIGTERM (:class:`Interrupted`), the workers are stopped, every row written is
     complete, and the exception goes on with the run's summary in its ``summary`` attribute.
@@ -261,12 +311,18 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     if output == "-":
         output = None
     check_output(output, inputs=[source])
+    if template is not None and not (output is None or is_stream(output)):
+        raise BatchError(f"--format writes text lines to standard output; -o {output} is the resumable CSV: "
+                         f"leave out one of them (sudorules select {output} --format ... formats it afterwards)")
+    if options.scheduler is not None:
+        require("distributed", "--scheduler")
     if output is not None and output.endswith(".parquet"):
+        require("pyarrow", f"writing {output}")
         return _rate_to_parquet(source, output, options)
     ratings, retry = tuple(options.ratings), tuple(options.retry)
     if retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
-    columns = header(ratings)
+    tail = True  # the tail column, except in an output written before it existed (resumed as it is)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
     rate = _rater(options)
@@ -274,29 +330,41 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     handle_fd: Optional[int] = None
     bar = None
     try:
+        records = read_puzzle_file(source)  # read once, as it comes (a pipe cannot be read again)
         if output is None or is_stream(output):
             handle_fd = _opened(lambda: stream_descriptor(output or "-"), output)
-            _write(handle_fd, csv_line(columns), output)
-            records = read_puzzle_file(source)
+            if template is None:
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
         else:
             path = Path(output)
             lock = _opened(OutputLock(path).acquire, output)
+            tail = not _without_tail(path, ratings, options.canonical)
+            if not tail:
+                summary.notes.append(f"{output} has no tail column (written before tails were kept): "
+                                     "resumed in its own columns, without the tails")
             if retry:
-                _retry_rows(source, path, ratings, set(retry), rate, summary, lock)
-            done = completed_rows(path, columns)
+                _retry_rows(records, path, ratings, set(retry), rate, summary, lock, options.canonical, tail)
+                done = completed_rows(path, header(ratings, options.canonical, tail))  # their records are read
+            else:
+                done = completed_rows(path, header(ratings, options.canonical, tail))
+                records = _skip_done(records, done)
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
             if not done and path.stat().st_size == 0:
-                _write(handle_fd, csv_line(columns), output)
-            records = _skip_done(read_puzzle_file(source), done)
+                _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
-        summary.total = _count_records(source) if source != "-" else None
+        summary.total = _count_records(source)
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
-            _write(handle_fd, csv_line(row.values(ratings)), output)
+            _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
+                   else template.line(row.as_dict(ratings, options.canonical)), output, cut_back=lock is not None)
             summary.count(row)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(", ".join(f"{k} {v}" for k, v in summary.statuses.items()), refresh=False)
+    except DiskFullError as error:
+        kept = (f"; the {summary.rows} complete rows written are kept: free some space and run the same "
+                "command again to resume") if lock is not None else ""
+        raise DiskFullError(f"{error}{kept}") from None
     except Interrupted as stop:
         summary.seconds = time.perf_counter() - started
         stop.summary = summary  # type: ignore[attr-defined]
@@ -320,15 +388,12 @@ def _opened(opener: Callable, output: Optional[str]):
         raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
 
 
-def _write(fd: int, line: str, output: Optional[str]) -> None:
-    """Write one row with one ``write`` call (so a kill leaves only complete rows); an OSError (a full
-    disk, a closed pipe) becomes a one-line :class:`OutputError` naming ``output``."""
-    try:
-        os.write(fd, line.encode("utf-8"))
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
+def _write(fd: int, line: str, output: Optional[str], cut_back: bool = False) -> None:
+    """Write one row with one ``write`` call (so a kill leaves only complete rows), completing a
+    short write; an error (a full disk) cuts a file of ours (``cut_back``) back to its last complete
+    row and becomes a one-line :class:`OutputError` naming ``output``; see
+    :func:`~sudorules.output.write_all`."""
+    write_all(fd, line.encode("utf-8"), output or "standard output", cut_back=cut_back)
 
 
 def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSummary:
@@ -339,7 +404,11 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     if Path(output).exists() and not Path(partial).exists():
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
     summary = rate_file(source, partial, options)
-    table = pd.read_csv(partial, dtype={"puzzle": str, "status": str, "error": str}, keep_default_na=False)
+    table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
+                        keep_default_na=False)
+    for column in ("puzzle", "tail", "error"):  # the texts themselves: the ' before a formula-like cell is for CSV
+        if column in table:
+            table[column] = table[column].map(csv_text)
     for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     with open_output(output, binary=True, inputs=[source]) as stream:
@@ -369,13 +438,19 @@ def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterat
 
 
 def _count_records(source: str) -> Optional[int]:
-    """The number of puzzle lines, for the progress bar (grid-form files count 9 lines a puzzle)."""
+    """The number of puzzle lines, for the progress bar (grid-form files count 9 lines a puzzle);
+    None unless ``source`` is a regular file: a pipe, a FIFO or ``<(...)`` would be emptied by the
+    count (``head -20 p.txt | sudorules rate /dev/stdin`` rated nothing, issue 27).  Counted line
+    by line (reading a 200 MB input whole to count it took 419 MB)."""
+    if str(source) == "-":
+        return None
     try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
         with open(source, "rb") as handle:
-            lines = [line.strip() for line in handle]
+            one_line = sum(1 for line in handle if len(line.strip()) >= 81 and not line.lstrip().startswith(b"#"))
     except OSError:
         return None
-    one_line = sum(1 for line in lines if len(line) >= 81 and not line.startswith(b"#"))
     return one_line or None
 
 

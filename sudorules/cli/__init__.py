@@ -4,7 +4,7 @@ Every command ends the same way (README "Exit statuses"): a :class:`~sudorules.e
 is printed as one ``Error: ...`` line with its exit status; SIGINT and SIGTERM raise
 :class:`~sudorules.errors.Interrupted` in the main thread, which a command may catch to say what it
 kept, and which otherwise ends the run with ``interrupted`` and status 130 / 143; a closed standard
-output (``| head``) ends the run quietly; no Python traceback reaches the user (an unexpected one is
+output (``| head``) ends the run quietly with status 141, as SIGPIPE ends other programs; no Python traceback reaches the user (an unexpected one is
 reduced to one line, in full with ``SUDORULES_DEBUG=1``).
 """
 
@@ -13,11 +13,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Any, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_USAGE, Interrupted, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_SIGPIPE, EXIT_USAGE, Interrupted, SudorulesError
 
 
 def _raise_interrupted(signum: int, _frame: Any) -> None:
@@ -32,7 +33,8 @@ def install_signal_handlers() -> dict[int, Any]:
 
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, _raise_interrupted) for signum in (signal.SIGINT, signal.SIGTERM)}
+    return {signum: signal.signal(signum, _raise_interrupted) for signum in (signal.SIGINT, signal.SIGTERM)
+            if signal.getsignal(signum) is not signal.SIG_IGN}  # ignored by who started us: stays so
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":
@@ -50,8 +52,27 @@ def _quiet_broken_pipe() -> None:
         pass
 
 
+@contextmanager
+def _closed_stdout_ends_quietly() -> Iterator[None]:
+    try:
+        yield
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        raise click.exceptions.Exit(EXIT_SIGPIPE) from None
+
+
 class _Main(click.Group):
     """The command group, with the one place where errors and signals become exit statuses."""
+
+    # click turns EPIPE into its own exit status 1 inside main(); a closed stdout (``| head``) is
+    # not a failure, so it is caught first, where options are parsed (--help) and commands run.
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        with _closed_stdout_ends_quietly():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _closed_stdout_ends_quietly():
+            return super().invoke(ctx)
 
     def main(self, args: Optional[list[str]] = None, prog_name: Optional[str] = None, **extra: Any) -> Any:
         extra.pop("standalone_mode", None)
@@ -74,9 +95,9 @@ class _Main(click.Group):
             code = stop.exit_code if isinstance(stop, Interrupted) else 128 + signal.SIGINT
             click.echo("interrupted", err=True)
             sys.exit(code)
-        except BrokenPipeError:
+        except BrokenPipeError:  # whatever the command was writing: its reader has gone
             _quiet_broken_pipe()
-            sys.exit(EXIT_INVALID)
+            sys.exit(EXIT_SIGPIPE)
         except Exception as error:  # a bug: one line for the user, the traceback on request
             if os.environ.get("SUDORULES_DEBUG"):
                 raise
@@ -101,6 +122,7 @@ def main() -> None:
       3    solve: the theory could not finish a puzzle
       4    solve: the time limit was reached
       130  interrupted (Ctrl-C); 143 terminated (kill); complete output is kept
+      141  standard output closed by its reader (| head): output cut, quietly
     """
 
 
@@ -108,9 +130,12 @@ def main() -> None:
 from . import check  # noqa: E402,F401
 from . import solve  # noqa: E402,F401
 from . import rate  # noqa: E402,F401
+from . import classify  # noqa: E402,F401
 from . import stats_cmd  # noqa: E402,F401
 from . import compare_cmd  # noqa: E402,F401
 from . import generate  # noqa: E402,F401
 from . import count  # noqa: E402,F401
+from . import select  # noqa: E402,F401
+from . import canon  # noqa: E402,F401
 
 __all__ = ["EXIT_USAGE", "fail", "install_signal_handlers", "main"]

@@ -6,11 +6,13 @@ from typing import Optional
 
 import click
 
-from ..batch.check import check_records, write_csv
+from ..batch.check import check_records, columns, write_csv
+from ..collection.template import row_template
 from ..errors import EXIT_INVALID
 from ..output import check_output, open_output
 from ..reader import records_from_argument
 from . import main
+from .template_option import format_option
 
 
 @main.command()
@@ -18,14 +20,21 @@ from . import main
 @click.option("-o", "--output", default=None, metavar="OUT.csv",
               help="Write the CSV here instead of stdout (- = stdout; a regular file is written under a "
                    "temporary name and renamed at the end; a device is written directly).")
-def check(source: str, output: Optional[str]) -> None:
+@click.option("--canonical", is_flag=True,
+              help="Add a column 'canonical' (before 'tail' and 'error'): each puzzle's minlex form, the same "
+                   "for equivalent puzzles (see 'sudorules canon').")
+@format_option("{puzzle} {solutions} {tail}")
+def check(source: str, output: Optional[str], canonical: bool, template: Optional[str]) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
-    each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,error.  Exit status 1 when
-    some input record does not parse (its row names the line and the reason), 2 when the input or
-    the output cannot be used (no such file, a directory, an output that is an input...)."""
+    each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,tail,error (tail: whatever
+    followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
+    (its row names the line and the reason), 2 when the input or the output cannot be used (no
+    such file, a directory, an output that is an input...)."""
+    formatted = row_template(template, columns(canonical))
     records = records_from_argument(source)
     check_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream:
-        all_ok = write_csv(check_records(records), stream)
+        all_ok = write_csv(check_records(records, canonical=canonical), stream, canonical=canonical,
+                           template=formatted)
     if not all_ok:
         raise click.exceptions.Exit(EXIT_INVALID)

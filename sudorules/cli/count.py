@@ -8,10 +8,11 @@ from typing import Optional
 import click
 from tqdm import tqdm
 
-from ..count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
+from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
 from ..output import open_output
 from . import main
 from .generate import plural, stop_on_signals
+from .options import JOBS, MINUTES
 
 
 @main.command()
@@ -20,7 +21,7 @@ from .generate import plural, stop_on_signals
                    "counts); supersets: those containing it (large clue counts).")
 @click.option("--size", "-s", type=click.IntRange(17, 81), required=True,
               help="Size of the random subset (the post uses 30 for subsets).")
-@click.option("--minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--minutes", type=MINUTES, default=None,
               help="Run for this long; the samples still in progress then are dropped (only complete "
                    "samples are counted).")
 @click.option("--samples", type=click.IntRange(min=1), default=None,
@@ -29,7 +30,7 @@ from .generate import plural, stop_on_signals
               help="supersets only: largest clue count counted [default: size + 3].")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help="Sample i uses the random stream splitmix64(seed, i).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
               help="Worker threads.")
 @click.option("--weighted/--unweighted", default=True, show_default=True,
               help="Weight each sample by its grid's importance weight, which makes the estimate "

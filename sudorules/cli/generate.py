@@ -13,10 +13,11 @@ import click
 from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, SudorulesError
-from ..generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
+from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..output import open_output
 from ..reader import open_lines
 from . import main
+from .options import JOBS
 
 
 def plural(n: int, word: str) -> str:
@@ -70,7 +71,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 @click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of puzzles.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help="Run seed: puzzle i (or given grid i) uses the random stream splitmix64(seed, i).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
               help="Worker threads (the C code runs without the GIL); the output does not depend on it.")
 @click.option("--grids", type=str, default=None, metavar="FILE|-",
               help="Complete grids to use in order, one per line (- = stdin), instead of the seeded "

@@ -9,11 +9,13 @@ from typing import Optional
 import click
 
 from ..batch.runner import RateOptions, rate_file
-from ..errors import EXIT_INVALID, Interrupted
-from ..batch.rating import STATUSES
+from ..errors import EXIT_INVALID, Interrupted, OptionError
+from ..batch.rating import ALL_RATINGS, STATUSES, canonical_rating, header
+from ..collection.template import RowTemplate, row_template
 from ..resolution.families import THEORIES
 from . import main
-from .theory_option import ratings_option
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT
+from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
 RETRY_STATUSES = tuple(s for s in STATUSES if s != "solved")
@@ -26,9 +28,12 @@ def plural(count: int, noun: str) -> str:
 
 
 def _list_option(choices: tuple[str, ...], what: str):
-    """A click callback for a comma-separated list drawn from ``choices``, each at most once."""
+    """A click callback for a comma-separated list drawn from ``choices`` (in any case: ``w,gb`` is
+    ``W,gB``), each at most once."""
+    spelt = {choice.lower(): choice for choice in choices}
+
     def parse(_ctx, _param, value: str) -> tuple[str, ...]:
-        names = tuple(v.strip() for v in value.split(",") if v.strip())
+        names = tuple(spelt.get(v.strip().lower(), v.strip()) for v in value.split(",") if v.strip())
         unknown = [n for n in names if n not in choices]
         if unknown:
             raise click.BadParameter(f"unknown {what} {unknown[0]!r}: choose among {', '.join(choices)} "
@@ -50,22 +55,41 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
     return value.strip() if match.group(1) else f"tcp://{value.strip()}"
 
 
+def _ratings(ctx, param, value: str) -> tuple[str, ...]:
+    """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    if not names:
+        raise click.BadParameter(f"choose among {', '.join(ALL_RATINGS)} or a theory (comma-separated)")
+    try:
+        names = tuple(canonical_rating(name) for name in names)
+    except OptionError as error:
+        raise click.BadParameter(error.reason) from None
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise click.BadParameter(f"{repeated[0]} is given twice")
+    return names
+
+
 @main.command()
 @click.argument("source", metavar="FILE|-")
-@click.option("--rating", "ratings", default="W", show_default=True, callback=ratings_option,
+@click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
               help="Ratings to compute, comma-separated: " + ", ".join(
                   f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
-                   + ", or the rating of any theory, named as solve --theory names it (BC, Z, tW, S+W, default...); "
-                     "each column is named as given.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes [all cores].")
+                   + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
+                     "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
+                     "beyond-te1 by B and gB at once (and by W, gW when they fail).  Or the rating of any "
+                     "theory, named as solve --theory names it (BC, Z, tW, S+W, default...), its column named "
+                     "as given.")
+@click.option("--jobs", "-j", type=JOBS, default=None,
+              help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "
                    "run on the same file is refused while the first one writes. Default: stdout.")
 @click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
               help="Longest whip / braid tried.")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+@click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle and rating; past it the row gets status timeout.")
-@click.option("--memory-limit", type=click.IntRange(min=0), default=None, metavar="MiB",
+@click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
               help="MiB a worker may grow by past its loaded rules; past it the worker is replaced and the row "
                    "gets status memory. Default: the available memory divided by --jobs. 0: no limit.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
@@ -73,11 +97,15 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
 @click.option("--retry", default="", metavar="STATUS[,STATUS]", callback=_list_option(RETRY_STATUSES, "status"),
               help=f"Rate again the rows of the -o file with these statuses ({', '.join(RETRY_STATUSES)}), "
                    "say with more memory or time, and put the new rows in their place.")
+@format_option("{puzzle} {W} {tail}", "; standard output only (-o writes the resumable CSV)")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr [default: when stderr is a terminal].")
+@click.option("--canonical", is_flag=True,
+              help="Add a column 'canonical' (before 'status'): each puzzle's minlex form, the same for "
+                   "equivalent puzzles (see 'sudorules canon').")
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
-         progress: Optional[bool]) -> None:
+         progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
     """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -85,18 +113,25 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     in .parquet gives a Parquet file.
 
     Columns: puzzle, clues, the requested ratings, status (solved, not-solved, timeout, memory,
-    crashed, invalid), seconds, error (the reason for invalid and failed rows).  A rating is empty
-    unless its theory solved the puzzle.  Exit status 1 when some row is invalid or crashed.
+    crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
+    reason for invalid and failed rows).  A rating is empty unless its theory solved the puzzle.
+    Exit status 1 when some row is invalid or crashed.
     """
-    if progress is None:
-        progress = sys.stderr.isatty()
+    formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
+    run_batch(source, output, RateOptions(
+        ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
+        memory_limit=memory_limit, scheduler=scheduler, retry=retry,
+        progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated",
+        template=formatted)
+
+
+def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str,
+              template: Optional[RowTemplate] = None) -> None:
+    """Run a batch (``rate``, ``classify``) and end as they end: a summary line on stderr, exit status 1
+    when some row is invalid or crashed, the interrupted run's count on Ctrl-C.  ``template``
+    (``--format``): text lines on standard output instead of the CSV."""
     try:
-        summary = rate_file(source, output, RateOptions(
-            ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
-            memory_limit=None if memory_limit is None else memory_limit * 2**20, scheduler=scheduler, retry=retry,
-            progress=progress))
-    except ImportError as error:
-        raise click.ClickException(f"{error.name} is not installed: pip install 'sudorules[distributed]'") from None
+        summary = rate_file(source, output, options, template)
     except Interrupted as stop:
         done = getattr(stop, "summary", None)
         if done is not None:
@@ -107,9 +142,11 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(stop.exit_code)
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items()))
-    click.echo(f"rated {plural(summary.rated, 'puzzle')} in {summary.seconds:.1f} s"
+    click.echo(f"{verb} {plural(summary.rated, 'puzzle')} in {summary.seconds:.1f} s"
                + (f" ({counts})" if counts else "")
                + (f"; {plural(summary.retried, 'earlier row')} replaced" if summary.retried else "")
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)
+    for note in summary.notes:
+        click.echo(f"note: {note}", err=True)
     if summary.statuses.get("invalid") or summary.statuses.get("crashed"):
         raise click.exceptions.Exit(EXIT_INVALID)

@@ -11,7 +11,7 @@ from typing import Optional
 
 import click
 
-from ..output import check_output, is_stdout
+from ..output import check_output, check_output_directory, is_stdout
 from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
 from ..resolution import families
 from ..resolution.path import format_path
@@ -20,6 +20,7 @@ from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
+from .options import TIME_LIMIT
 from .theory_option import TheoryName, theories_help
 
 THEORIES = [str(theory) for theory in families.THEORIES]
@@ -32,10 +33,14 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--theory", type=TheoryName(), default="W", show_default=True, help=theories_help() + ".")
 @click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
               help="Longest chain tried (each family's own longest too: bivalue-chains and z-chains 20).")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+@click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--verify/--no-verify", default=False,
-              help="Re-check every step with the independent checker and the core's solution.")
+              help="Re-check every step with the independent checker and the core's solution (T&E steps: "
+                   "their contexts replayed down to the contradiction).")
+@click.option("--brief", is_flag=True, default=False,
+              help="T&E theories: one line per T&E elimination (hypothesis, contradiction, target), without "
+                   "the context's own path under it.")
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
               help="B, gB: from this level on, the longest partial braids are grown for one target at a time, "
                    "only those that can still complete (far less memory and time; whips of a level then come "
@@ -51,7 +56,7 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--progress/--no-progress", default=None,
               help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
                    "run is at [default: when stderr is a terminal].")
-def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool,
+def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool, brief: bool,
           lean_braids_from: int, output_format: str, html_output: Optional[str], svg_output: Optional[str],
           progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
@@ -76,8 +81,10 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         if is_stdout(html_output):
             raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
         check_output(html_output, inputs=[source])
-    if svg_output is not None and (svg_output == "" or os.path.isfile(svg_output)):
-        raise click.BadParameter(f"{svg_output!r} is not a directory name", param_hint="--svg")
+    if svg_output is not None:  # every problem of the directory said before any work
+        check_output_directory(svg_output, inputs=[source],
+                               subdirectory=r"puzzle-\d+" if numbered else "",
+                               file=r"puzzle-\d+/step-\d+\.svg" if numbered else r"step-\d+\.svg")
     resolutions = []
     if progress is None:
         progress = sys.stderr.isatty()
@@ -112,15 +119,16 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             sys.stdout.write(json.dumps({"number": number, "line": record.line, **resolution.to_dict()},
                                         ensure_ascii=False) + "\n")
         else:
-            sys.stdout.write(format_path(resolution, record.puzzle, number))
+            sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
         sys.stdout.flush()
         where["done"] += 1
         if html_output is not None:
-            resolutions.append(resolution)
+            resolutions.append((number, resolution))
         if svg_output is not None:
             from ..draw import svg_steps
 
-            svg_steps(resolution, Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output))
+            svg_steps(resolution, Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output),
+                      inputs=[source])
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
             if not report.ok:
@@ -134,8 +142,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     if html_output is not None and resolutions:
         from ..draw import write_path_html
 
-        write_path_html(resolutions, html_output, title=f"sudorules solve {source if numbered else ''}".strip(),
-                        inputs=[source])
+        write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
+                        title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
     raise click.exceptions.Exit(status)
 
 

@@ -1,6 +1,7 @@
-"""The theory names ``solve --theory`` and ``rate --rating`` accept: a named theory (W, B, gW, gB, SW,
-BRT, default) or any ``+``-joined composition of SudoRules' parts (``S+Fin+BC+Z+tW+W``, ``SFin+W``,
-``BC``, ``Z``, ``tW``...; :class:`~sudorules.enums.Theory`)."""
+"""The theory names ``solve --theory`` accepts (``rate --rating`` takes them too: batch.rating's
+``canonical_rating``): a named theory (W, B, gW, gB, SW, BRT, default, TE1...) or any ``+``-joined
+composition of SudoRules' parts (``S+Fin+BC+Z+tW+W``, ``SFin+W``, ``BC``, ``Z``, ``tW``...;
+:class:`~sudorules.enums.Theory`), in any case."""
 
 from __future__ import annotations
 
@@ -30,21 +31,4 @@ def theories_help() -> str:
             f"BC, Z, tW): {', '.join(THEORY_PARTS)}; SFin = S+Fin")
 
 
-def ratings_option(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[str, ...]:
-    """A click callback for ``rate --rating``: comma-separated rating names, each a named rating or
-    any theory name (the column keeps the name as given), each at most once."""
-    names = tuple(v.strip() for v in value.split(",") if v.strip())
-    if not names:
-        raise click.BadParameter(f"choose among {', '.join(families.RATINGS)} or any theory (comma-separated)")
-    for name in names:
-        try:
-            families.rating_theory(name)
-        except ValueError as error:
-            raise click.BadParameter(f"unknown rating {name!r}: {error}") from None
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise click.BadParameter(f"{repeated[0]} is given twice")
-    return names
-
-
-__all__ = ["TheoryName", "ratings_option", "theories_help"]
+__all__ = ["TheoryName", "theories_help"]

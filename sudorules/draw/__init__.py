@@ -3,7 +3,8 @@
 * :func:`grid_svg`, :func:`step_svg`, :func:`puzzle_svg` - SVG text (:mod:`.svg`);
 * :func:`step_marks` / :class:`Marks` - what a step draws (targets, left- and right-linking
   candidates, links from their anchors, a Subset's cells and digits, a Single's assertion);
-* :func:`path_html` - one HTML page, a step viewer per puzzle (:mod:`.html`);
+* :func:`path_html` - one HTML page, an index of the puzzles and a step viewer that draws the opened
+  one (:mod:`.html`);
   :func:`write_path_html` writes it; :func:`resolution_html` is the notebook form;
 * :func:`svg_steps` - one SVG file per step, for papers and slides.
 

@@ -99,8 +99,7 @@ class Recorder:
         self.changes.extend(-z for z in targets)
 
     def contradict(self, vid):
-        variable = variable_of_id(int(vid))
-        self.contradiction = f"{variable.kind.upper()}-CELL {variable.name}"
+        self.contradiction = variable_of_id(int(vid)).cell_name
 
 
 def subset_pattern(size: int, unit: int, indices: list[int], coords: list[int]) -> SubsetPattern:

@@ -61,8 +61,11 @@ class Solver:
     def engine(self, theory: Union[Theory, str]) -> "Engine":
         """The engine of ``theory``, loading its rules on first use."""
         from .driver import Engine
+        from ..resolution.families import theory_spec
 
         theory = Theory.of(theory)
+        if theory_spec(theory).engine != "rules":
+            raise ValueError(f"{theory} runs on the compiled T&E engine, not on rules: use Solver.solve")
         if theory not in self._engines:
             engine = Engine(theory=theory.value, max_length=self.max_length, lean_braids_from=self.lean_braids_from)
             engine.level_hook = lambda level: self.level_hook(level) if self.level_hook is not None else None
@@ -73,8 +76,18 @@ class Solver:
               time_limit: Optional[float] = None, solution: Optional[Sequence[int]] = None) -> "Resolution":
         """Check ``puzzle`` (unless its unique ``solution`` is given, from :func:`unique_solution`),
         then run ``theory`` on it; the :class:`~sudorules.steps.Resolution` tells how it ended."""
-        engine = self.engine(theory)  # an unknown theory is named before the puzzle is looked at
+        from ..resolution.families import theory_spec
+
+        spec = theory_spec(theory)  # an unknown theory is named before the puzzle is looked at
         puzzle = as_puzzle(puzzle)
+        if spec.engine == "te":  # T&E theories: the compiled T&E engine, no rules
+            from .te import te_resolution
+
+            if solution is None:
+                solution = unique_solution(puzzle)
+            return te_resolution(puzzle, spec.theory, max_length=self.max_length, solution=solution,
+                                 time_limit=time_limit)
+        engine = self.engine(theory)
         if solution is None:
             solution = unique_solution(puzzle)
         return engine.solve(puzzle, time_limit=time_limit, solution=solution)

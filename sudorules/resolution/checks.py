@@ -13,16 +13,19 @@ them along a path:
 * bivalue-chains, z-chains, t-whips, g-bivalue-chains and the typed variants (SPEC §4.3): the same
   regular chain, with each family's own condition on the candidates of its cells;
 * Subsets (SPEC §3): the p variables' candidates cover exactly p values and every elimination is a
-  target of the pattern; finned fish likewise, with the fin's block.
+  target of the pattern; finned fish likewise, with the fin's block;
+* T&E steps (SPEC §10.1): the hypothesis is asserted in a copy of the state, the context's own steps
+  are replayed there (each checked by its family, within the inner theory: chains no longer than its
+  p, deeper T&E steps of lower levels), and the variable named at the end has no candidate left.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 from ..puzzle import Candidate, block_cells, block_of, cell_at, column_cells, row_cells
 from .state import ResolutionState
-from .steps import CspVariable, GCandidate, Step, typed_rule
+from .steps import CspVariable, GCandidate, Step, te_rule, typed_rule
 
 HIDDEN_SINGLE_KINDS = {
     "hidden-single-in-a-row": "rn",
@@ -414,3 +417,53 @@ def check_typed_whip(state: ResolutionState, step: Step) -> list[str]:
     vtype = typed_rule(step.rule)
     wrong = [cell.variable.name for cell in step.chain if cell.variable.kind != vtype]
     return check_chain(state, step, braid=False) + ([f"variables {wrong} are not of type {vtype}"] if wrong else [])
+
+
+def _allowed_in_context(inner: Step, k: int, p: int, g: bool) -> Optional[str]:
+    """Why ``inner`` may not appear in the context of a T&E(T, k) step (T = BRT, BRT + whips[1] with
+    g, or braids up to p), or None."""
+    if inner.context is not None:
+        spec = te_rule(inner.rule)
+        if spec is None or spec[1:] != (p, g) or spec[0] >= k:
+            return f"{inner.rule} inside a {k}-level T&E context of another theory or level"
+        return None
+    if inner.chain:
+        longest = p if p else (1 if g else 0)
+        if inner.level > longest:
+            return f"{inner.rule}[{inner.level}] inside a context whose chains stop at length {longest}"
+        if not g and inner.rule.startswith("g-"):
+            return f"{inner.rule} inside a context without g-chains"
+        return None
+    if inner.level != 0:
+        return f"{inner.rule} is not a rule of the context's theory"
+    return None
+
+
+def check_te(state: ResolutionState, step: Step,
+             check_step: Callable[[ResolutionState, Step], list[str]]) -> list[str]:
+    """Problems with a T&E step (SPEC §10.1): its target is the hypothesis; asserted in a copy of the
+    state, the context's steps hold one after the other (each by ``check_step``, the registry's check
+    of its family) and leave the named variable with no candidate."""
+    spec = te_rule(step.rule)
+    context = step.context
+    if spec is None or context is None:
+        return ["a T&E step names its theory and carries its context"]
+    k, p, g = spec
+    if step.eliminations != (context.hypothesis,):
+        return ["a T&E step eliminates its hypothesis, and nothing else"]
+    if not state.is_candidate(context.hypothesis):
+        return [f"the hypothesis {context.hypothesis} is not a candidate"]
+    inner = state.copy()
+    inner.assert_value(context.hypothesis)
+    for index, inner_step in enumerate(context.steps, start=1):
+        problems = [why for why in [_allowed_in_context(inner_step, k, p, g)] if why]
+        problems = problems or check_step(inner, inner_step)
+        if problems:
+            return [f"in the context of {context.hypothesis}, step {index} ({inner_step.text()}): {problems[0]}"]
+        inner.eliminate_all(inner_step.eliminations)
+        for candidate in inner_step.assertions:
+            inner.assert_value(candidate)
+    emptied = context.contradiction
+    if inner.has_value(emptied) or inner.candidates_of(emptied):
+        return [f"in the context of {context.hypothesis}, {emptied.name} still has a value or a candidate"]
+    return []

@@ -34,7 +34,7 @@ from typing import Callable, Optional, Union
 from ..enums import Theory
 from . import checks, lines
 from .state import ResolutionState
-from .steps import Step, family_name
+from .steps import Step, family_name, te_rule
 
 #: salience of every group: name -> value
 Saliences = dict[str, int]
@@ -509,10 +509,25 @@ GBRAIDS = Family(
 )
 
 
+# -- T&E steps (SPEC §10) -----------------------------------------------------------------------------
+#
+# No rules: the compiled T&E engine (sudorules/engine/te.py, generator/te.c) makes these steps.  A T&E
+# step eliminates its hypothesis, carrying the context that justifies it (a path of its own ending in
+# a contradiction); its rule name says its theory: T&E(k) is T&E(BRT, k), T&E(Bp,k) is T&E(B_p, k).
+
+TE = Family(
+    name="t&e", title="T&E: a hypothesis whose context ends in a contradiction", letter="T&E", rank=90,
+    groups=lambda n, max_length: [],
+    verify=lambda state, step: checks.check_te(state, step, check_step), parse=lines.parse_te_line,
+    label=lambda steps, n: max((s for s in steps if s.context is not None and s.level == n),
+                               key=lambda s: te_rule(s.rule), default=steps[-1]).rule,
+)
+
+
 #: every family, in rank order
 FAMILIES: tuple[Family, ...] = tuple(sorted(
     (SINGLES, SUBSETS, FINNED, TYPED_BIVALUE_CHAINS, BIVALUE_CHAINS, TYPED_Z_CHAINS, Z_CHAINS, TYPED_T_WHIPS, T_WHIPS,
-     TYPED_WHIPS, WHIPS1, WHIPS, G_BIVALUE_CHAINS, GWHIPS, BRAIDS, GBRAIDS), key=lambda f: f.rank))
+     TYPED_WHIPS, WHIPS1, WHIPS, G_BIVALUE_CHAINS, GWHIPS, BRAIDS, GBRAIDS, TE), key=lambda f: f.rank))
 _BY_NAME = {family.name: family for family in FAMILIES}
 
 
@@ -524,6 +539,11 @@ class TheorySpec:
     families: tuple[Family, ...]
     description: str
     rating: Optional[str] = None  #: the rating it gives (a ``rate --rating`` column), if any
+    #: what runs it: ``rules`` (the CLIPS engine, sudorules/engine/driver.py) or ``te`` (the compiled
+    #: T&E engine, sudorules/engine/te.py)
+    engine: str = "rules"
+    #: the name of the value printed at the end of a solved path (``W = 5``); the theory's by default
+    rating_name: Optional[str] = None
 
     def top(self, max_length: int) -> int:
         """Its highest level with chains of at most ``max_length``: the longest chain or Subset of
@@ -549,7 +569,14 @@ def _spec(theory: Theory, rating: Optional[str] = None) -> TheorySpec:
 #: the named theories (``solve --theory`` lists them; any composition of parts is accepted too)
 THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
     _spec(Theory.W, rating="W"), _spec(Theory.B, rating="B"), _spec(Theory.GW, rating="gW"),
-    _spec(Theory.GB, rating="gB"), _spec(Theory.SW), _spec(Theory.BRT), _spec(Theory.DEFAULT))}
+    _spec(Theory.GB, rating="gB"), _spec(Theory.SW), _spec(Theory.BRT), _spec(Theory.DEFAULT),
+    *(TheorySpec(theory, (SINGLES, TE), f"T&E(BRT, 1) ... T&E(BRT, {n}), level by level", engine="te",
+                 rating_name="T&E-depth")
+      for n, theory in enumerate((Theory.TE1, Theory.TE2, Theory.TE3), start=1)),
+    TheorySpec(Theory.BXB, (SINGLES, WHIPS, BRAIDS, TE), "T&E(1), then T&E(B_p, 1) for p = 1, 2, ...", engine="te"),
+    TheorySpec(Theory.BXBB, (SINGLES, WHIPS, BRAIDS, TE), "T&E(1), T&E(2), then T&E(B_p, 2) for p = 1, 2, ...",
+               engine="te"),
+)}
 
 #: the named ratings ``rate`` offers, and the theory of each (``rate --rating`` takes any theory name:
 #: :func:`rating_theory`)
@@ -580,6 +607,15 @@ def family_of(step: Step) -> Optional[Family]:
     """The family a step belongs to (by its printed rule name: :func:`~.steps.family_name`), None for
     an unknown rule."""
     return _BY_NAME.get(family_name(step.rule))
+
+
+def check_step(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with one step in the state where it is applied (empty when the step is valid): the
+    check of the step's family (a T&E step's context is checked step by step with this too)."""
+    family = family_of(step)
+    if family is None:
+        return [f"no checker for rule {step.rule!r}"]
+    return family.verify(state, step)
 
 
 def family_named(name: str) -> Family:

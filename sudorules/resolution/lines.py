@@ -10,7 +10,7 @@ import re
 from typing import Collection, Optional, Union
 
 from ..puzzle import Candidate, cell_at
-from .steps import ChainCell, CspVariable, GCandidate, Step, SubsetPattern
+from .steps import ChainCell, Context, CspVariable, GCandidate, Step, SubsetPattern
 
 _ELIM = re.compile(r"r(\d)c(\d)\s*(?:≠|<>)\s*(\d)")
 _ASSERT = re.compile(r"r(\d)c(\d)\s*=\s*(\d)")
@@ -18,6 +18,9 @@ _CHAIN_HEAD = re.compile(r"^([a-z-]+)\[(\d+)\]:\s*(.*?)\s*==>\s*(.*)$")
 _SUBSET_HEAD = re.compile(
     r"^((?:naked|hidden)-(?:pairs|triplets|quads)-in-a-(row|column|block)"
     r"|(?:x-wing|swordfish|jellyfish)-in-(rows|columns)):\s*(\S.*?)\s*==>\s*(.*)$")
+_TE_HEAD = re.compile(r"^(g?T&E\((?:g?B(\d+),)?(\d+)\)):\s*r(\d)c(\d)=(\d)\s*==>\s*no candidate for "
+                      r"([A-Z]{2})-CELL (\S+)\s*==>\s*(.*)$")
+_TE_END = re.compile(r"^contradiction: no candidate for ([A-Z]{2})-CELL (\S+)$")
 _FINNED_HEAD = re.compile(r"^(finned-(?:x-wing|swordfish|jellyfish)-in-(rows|columns)):\s*(\S.*?)\s*==>\s*(.*)$")
 _SINGLE = re.compile(r"^(naked-single|hidden-single-in-a-(?:row|column|block))\s*==>\s*(.*)$")
 
@@ -167,9 +170,28 @@ def parse_chain_line(line: str, rule: Union[str, Collection[str]]) -> Optional[S
     return Step(name, int(length), _eliminations(targets), chain=chain)
 
 
+def parse_te_line(line: str) -> Optional[Step]:
+    """The header line of a T&E step (``T&E(B3,1): r1c2=5 ==> no candidate for CN-CELL c5n2 ==>
+    r1c2≠5``), with its context's hypothesis and contradiction but not yet its steps (the indented
+    lines under it: :func:`read_path` puts them in), or None."""
+    m = _TE_HEAD.match(line.strip())
+    if not m:
+        return None
+    rule, p, k, r, c, d, _, variable, targets = m.groups()
+    hypothesis = Candidate(int(d), int(r), int(c))
+    return Step(rule, int(p) if p else int(k), _eliminations(targets),
+                context=Context(hypothesis, (), CspVariable.parse(variable)))
+
+
+def te_end(line: str) -> bool:
+    """True for the last line of a T&E step's context (``contradiction: no candidate for ...``)."""
+    return _TE_END.match(line.strip()) is not None
+
+
 def is_step_line(line: str) -> bool:
     """True for lines that print a rule application (as opposed to banners, grids, comments)."""
     line = line.strip()
-    return bool(_SINGLE.match(line) or _SUBSET_HEAD.match(line) or _FINNED_HEAD.match(line) or _CHAIN_HEAD.match(line))
+    return bool(_SINGLE.match(line) or _SUBSET_HEAD.match(line) or _FINNED_HEAD.match(line) or _CHAIN_HEAD.match(line)
+                or _TE_HEAD.match(line))
 
 

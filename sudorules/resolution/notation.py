@@ -11,8 +11,8 @@ import re
 
 from ..reader import parse_puzzle
 from .families import FAMILIES
-from .lines import NotationError, is_step_line, parse_chain_cell
-from .steps import Step
+from .lines import NotationError, is_step_line, parse_chain_cell, te_end
+from .steps import Context, Step
 
 __all__ = ["NotationError", "is_step_line", "parse_chain_cell", "parse_step", "read_path"]
 
@@ -31,16 +31,40 @@ def read_path(text: str):
     """The puzzle and the steps of a printed resolution path (SudoRules' console output or ours).
 
     The puzzle is the first line made of exactly 81 grid characters; the steps are every line that
-    prints a rule application, in order.  Returns ``(puzzle, steps)``.
+    prints a rule application, in order.  A T&E step's context is the lines indented under it, down
+    to its ``contradiction: no candidate for ...`` line (contexts nest); a T&E line with nothing
+    indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.
     """
     puzzle = None
-    steps = []
+    top: list[Step] = []
+    open_contexts: list[tuple[int, Step, list[Step]]] = []  # (indent of the T&E line, its step, context steps)
     for raw in text.splitlines():
-        line = raw.replace("CLIPS> ", "").strip()
+        line = raw.replace("CLIPS> ", "")
+        indent = len(line) - len(line.lstrip(" "))
+        line = line.strip()
         if puzzle is None and re.fullmatch(r"[0-9.]{81}", line):
             puzzle = parse_puzzle(line)
-        elif is_step_line(line):
-            steps.append(parse_step(line))
+            continue
+        end = te_end(line)
+        if end and open_contexts and indent > open_contexts[-1][0]:
+            _, step, inner = open_contexts.pop()
+            closed = Step(step.rule, step.level, step.eliminations,
+                          context=Context(step.context.hypothesis, tuple(inner), step.context.contradiction))
+            (open_contexts[-1][2] if open_contexts else top).append(closed)
+            continue
+        if not is_step_line(line):
+            continue
+        while open_contexts and indent <= open_contexts[-1][0]:  # a brief path: a T&E line with no context
+            _, brief, inner = open_contexts.pop()
+            (open_contexts[-1][2] if open_contexts else top).append(brief)
+        step = parse_step(line)
+        if step.context is not None:
+            open_contexts.append((indent, step, []))
+        else:
+            (open_contexts[-1][2] if open_contexts else top).append(step)
+    while open_contexts:
+        _, brief, _ = open_contexts.pop()
+        (open_contexts[-1][2] if open_contexts else top).append(brief)
     if puzzle is None:
         raise NotationError("no puzzle line (81 grid characters) in the path")
-    return puzzle, steps
+    return puzzle, top

@@ -11,8 +11,9 @@ from typing import Iterator, Optional
 
 from ..enums import Theory
 from ..puzzle import Puzzle, format_grid
-from .families import family_of
+from .families import WHIPS, WHIPS1, family_of, theory_spec
 from .state import ResolutionState
+from . import steps
 from .steps import Resolution, Step
 
 
@@ -49,13 +50,17 @@ def _apply(state: ResolutionState, step: Step) -> None:
         state.assert_value(candidate)
 
 
-def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0) -> Iterator[str]:
+def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0,
+               brief: bool = False) -> Iterator[str]:
     """The lines of the printed path: puzzle, counts, steps with the intermediate states, the end.
 
     ``number`` is the puzzle's number in the ``PUZZLE n IS SOLVED`` line: SudoRules prints 0 for a
-    puzzle given alone and the puzzle's rank for a puzzle read from a file."""
+    puzzle given alone and the puzzle's rank for a puzzle read from a file.  A T&E step is followed by
+    its context, indented (its hypothesis' own path down to the contradiction), unless ``brief``."""
     puzzle = puzzle if puzzle is not None else resolution.puzzle
     state = ResolutionState(puzzle)
+    families = theory_spec(resolution.theory).families
+    with_whips = WHIPS in families or WHIPS1 in families  # else no "after whips[1]" state
     yield str(puzzle)
     yield f"{puzzle.clues} givens, {state.candidate_count()} candidates"
     singles_done = whips1_done = False
@@ -67,7 +72,7 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
             yield from state.grid_text().splitlines()
             yield f"{candidates} candidates, {links} csp-links and {links} links. Density = {density(candidates, links):.2f}%"
             yield "Starting non trivial part of solution."
-        if not whips1_done and step.level >= 2:
+        if not whips1_done and step.level >= 2 and with_whips:
             whips1_done = True
             yield ""
             yield "Resolution state after Singles and whips[1]:"
@@ -75,6 +80,8 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
             yield f"{state.candidate_count()} candidates."
             yield ""
         yield step.text()
+        if step.context is not None and not brief:
+            yield from step.context.lines()
         _apply(state, step)
     yield from _ending(resolution, state, number)
 
@@ -85,7 +92,7 @@ def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> 
         yield (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(theory)}, "
                f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
         yield format_grid([str(v) for v in state.values])
-        yield f"{theory} = {resolution.rating}"
+        yield f"{theory_spec(theory).rating_name or theory} = {resolution.rating}"
     elif resolution.status == "contradiction":
         yield f"PUZZLE {number} HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
     else:
@@ -97,6 +104,9 @@ def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> 
         yield f"{state.candidate_count()} candidates."
 
 
-def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0) -> str:
+def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0, brief: bool = False) -> str:
     """The whole printed path as one string (lines joined by newlines, final newline included)."""
-    return "\n".join(path_lines(resolution, puzzle, number)) + "\n"
+    return "\n".join(path_lines(resolution, puzzle, number, brief)) + "\n"
+
+
+steps._PRINTER[:] = [format_path]  # str(resolution) prints its path (see steps._PRINTER)

@@ -26,6 +26,13 @@ class ResolutionState:
         for cell, digits in puzzle.candidates().items():
             self.candidates[cell] = set(digits)
 
+    def copy(self) -> "ResolutionState":
+        """An independent copy (a T&E context starts from one)."""
+        other = object.__new__(ResolutionState)
+        other.values = list(self.values)
+        other.candidates = [set(digits) for digits in self.candidates]
+        return other
+
     # -- queries -------------------------------------------------------------------------------
     def is_candidate(self, candidate: Candidate) -> bool:
         """True when the label is a current candidate (not a value, not eliminated)."""

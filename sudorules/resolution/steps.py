@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..enums import Status, Theory
-from ..errors import NotSolvedError, TimeLimitError
+from ..errors import InvalidPuzzleError, NotSolvedError, TimeLimitError
 from ..puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
@@ -60,6 +60,12 @@ class CspVariable:
         if self.kind == "cn":
             return f"r{candidate.row}"
         return f"r{candidate.row}c{candidate.column}"
+
+    @property
+    def cell_name(self) -> str:
+        """SudoRules' name for the variable when it has no candidate left: ``RC-CELL r4c5``,
+        ``RN-CELL r4n5``, ``CN-CELL c5n4``, ``BN-CELL b5n4``."""
+        return f"{self.kind.upper()}-CELL {self.name}"
 
     def __str__(self) -> str:
         return self.name
@@ -240,16 +246,20 @@ _TYPED = re.compile(r"^(whip|biv-chain|z-chain|t-whip)-(rc|rn|cn|bn)$")
 _SUBSET_RULE = re.compile(r"^(?:(?:naked|hidden)-(?:pairs|triplets|quads)-in-a-(?:row|column|block)"
                           r"|(?:x-wing|swordfish|jellyfish)-in-(?:rows|columns))$")
 _FINNED_RULE = re.compile(r"^finned-(?:x-wing|swordfish|jellyfish)-in-(?:rows|columns)$")
+_TE_RULE = re.compile(r"^(g?)T&E\((?:(g?)B(\d+),)?(\d+)\)$")
 
 
 def family_name(rule: str) -> str:
     """The rule family of a printed rule name: ``single`` (naked and hidden singles), ``subset``,
     ``finned`` (finned fish), ``whip``, ``braid``, ``g-whip``, ``g-braid``, ``biv-chain``, ``z-chain``,
     ``t-whip``, ``g-biv-chain``, ``typed-whip`` (``whip-rc``...), ``typed-biv-chain``, ``typed-z-chain``,
-    ``typed-t-whip``; the rule name itself for any other rule.  The one place where printed names meet
-    family names: the registry (:mod:`sudorules.resolution.families`) finds a step's family by it."""
+    ``typed-t-whip``, ``t&e`` (``T&E(2)``, ``T&E(B3,1)``...); the rule name itself for any other rule.
+    The one place where printed names meet family names: the registry
+    (:mod:`sudorules.resolution.families`) finds a step's family by it."""
     if rule == "naked-single" or rule.startswith("hidden-single-in-a-"):
         return "single"
+    if te_rule(rule) is not None:
+        return "t&e"
     if rule in CHAIN_RULES:
         return CHAIN_RULES[rule]
     typed = _TYPED.match(rule)
@@ -262,10 +272,42 @@ def family_name(rule: str) -> str:
     return rule
 
 
+def te_rule(rule: str) -> Optional[tuple[int, int, bool]]:
+    """``(k, p, g)`` of a T&E rule name (``T&E(2)``: k = 2, p = 0; ``T&E(B3,1)``: k = 1, p = 3;
+    ``gT&E(1)``, ``T&E(gB3,1)``: g), or None for another rule."""
+    m = _TE_RULE.match(rule)
+    if not m:
+        return None
+    g = bool(m.group(1) or m.group(2))
+    return int(m.group(4)), int(m.group(3) or 0), g
+
+
 def typed_rule(rule: str) -> Optional[str]:
     """The variable kind of a typed chain's rule name (``rc`` for ``biv-chain-rc``), else None."""
     typed = _TYPED.match(rule)
     return typed.group(2) if typed else None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Why a T&E step eliminates its target (SPEC §10.1): the hypothesis asserted in a copy of the
+    state, the steps applied there (Singles, chains, deeper T&E steps), and the CSP variable they
+    left with no candidate (the contradiction)."""
+
+    hypothesis: Candidate
+    steps: tuple["Step", ...]
+    contradiction: CspVariable
+
+    def lines(self, indent: str = "    ") -> list[str]:
+        """The context's path, one line per step, each ``indent`` deeper than the step it justifies
+        (a deeper T&E step's own context deeper still), ending with the contradiction."""
+        out: list[str] = []
+        for step in self.steps:
+            out.append(indent + step.text())
+            if step.context is not None:
+                out += step.context.lines(indent + "    ")
+        out.append(f"{indent}contradiction: no candidate for {self.contradiction.cell_name}")
+        return out
 
 
 @dataclass(frozen=True)
@@ -284,6 +326,7 @@ class Step:
     assertions: tuple[Candidate, ...] = ()
     chain: tuple[ChainCell, ...] = ()
     subset: Optional[SubsetPattern] = None
+    context: Optional[Context] = None  #: a T&E step's hypothesis, context path and contradiction
 
     @property
     def is_chain(self) -> bool:
@@ -320,12 +363,17 @@ class Step:
             data["subset"] = {"family": pattern.family, "unit_kind": pattern.unit_kind, "unit": pattern.unit,
                               "cells": list(pattern.cells), "digits": list(pattern.digits),
                               "bases": list(pattern.bases), "covers": list(pattern.covers)}
+        if self.context is not None:
+            data["context"] = {"hypothesis": str(self.context.hypothesis),
+                               "contradiction": self.context.contradiction.name,
+                               "steps": [step.to_dict() for step in self.context.steps]}
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Step":
         """The step that :meth:`to_dict` described (``text`` and ``family`` are derived, not read)."""
         subset = data.get("subset")
+        context = data.get("context")
         return cls(
             rule=data["rule"], level=int(data["length"]),
             eliminations=tuple(Candidate.parse(c) for c in data.get("eliminations", ())),
@@ -333,7 +381,14 @@ class Step:
             chain=tuple(ChainCell.from_triple(t) for t in data.get("chain", ())),
             subset=None if subset is None else SubsetPattern(
                 subset["family"], subset["unit_kind"], int(subset["unit"]), tuple(subset.get("cells", ())),
-                tuple(subset.get("digits", ())), tuple(subset.get("bases", ())), tuple(subset.get("covers", ()))))
+                tuple(subset.get("digits", ())), tuple(subset.get("bases", ())), tuple(subset.get("covers", ()))),
+            context=None if context is None else Context(
+                Candidate.parse(context["hypothesis"]), tuple(cls.from_dict(step) for step in context["steps"]),
+                CspVariable.parse(context["contradiction"])))
+
+    def __str__(self) -> str:
+        """The printed line (:meth:`text`): ``print(step)`` shows what ``sudorules solve`` prints."""
+        return self.text()
 
     def text(self) -> str:
         """The printed line, in SudoRules' notation (SPEC §6)."""
@@ -345,7 +400,15 @@ class Step:
             return f"{self.rule}[{self.level}]: {body} ==> {targets}"
         if self.subset is not None:
             return f"{self.rule}: {self.subset.text()} ==> {targets}"
+        if self.context is not None:
+            return (f"{self.rule}: {_assertion(self.context.hypothesis)} ==> no candidate for "
+                    f"{self.context.contradiction.cell_name} ==> {targets}")
         return f"{self.rule} ==> {targets}"
+
+
+#: The path printer (:func:`sudorules.resolution.path.format_path`), set by that module when it is
+#: imported (the package imports it): the printer reads this module, so this one does not import it back.
+_PRINTER: list[Callable[["Resolution", Puzzle], str]] = []
 
 
 def _elimination(candidate: Candidate) -> str:
@@ -361,10 +424,13 @@ class Resolution:
     """The outcome of running a theory on a puzzle.
 
     ``status`` is ``solved``, ``not-solved`` (the theory is too weak: the final state still has
-    candidates), ``contradiction`` (some CSP variable lost all its candidates: invalid puzzle) or
-    ``timeout``.  ``rating`` is the largest step level when solved, else None.
-    ``values`` holds the 81 decided digits (0 where undecided) and ``candidates`` the remaining
-    candidates of each undecided cell.
+    candidates), ``contradiction`` (some CSP variable lost all its candidates: invalid puzzle),
+    ``timeout``, or ``invalid`` (a record of a file or list given to :func:`sudorules.solve` that is
+    no puzzle or has no or several solutions: ``error`` says why; no rule was run).  ``rating`` is
+    the largest step level when solved, else None.  ``values`` holds the 81 decided digits (0 where
+    undecided) and ``candidates`` the remaining candidates of each undecided cell.
+
+    ``str(resolution)`` is the path as ``sudorules solve`` prints it (``print(resolution)``).
     """
 
     puzzle: object
@@ -379,6 +445,15 @@ class Resolution:
     candidates_after_whips1: Optional[int] = None  #: candidates when BRT + whips[1] first stop (0 if solved)
     seconds: float = 0.0
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
+    error: Optional[str] = None  #: why the record is invalid (status invalid), e.g. "line 3: several solutions"
+
+    def __str__(self) -> str:
+        """The printed path (the puzzle numbered 0, as a puzzle given alone), or the reason an
+        invalid record was not solved."""
+        if self.status == Status.INVALID:
+            return f"{self.puzzle}: {self.error}"
+        puzzle = self.puzzle if isinstance(self.puzzle, Puzzle) else Puzzle.from_string(str(self.puzzle))
+        return _PRINTER[0](self, puzzle).rstrip("\n")
 
     @property
     def solved(self) -> bool:
@@ -399,7 +474,10 @@ class Resolution:
 
     def raise_for_status(self) -> "Resolution":
         """Return ``self`` when solved; otherwise raise the matching :class:`SudorulesError`
-        (:class:`TimeLimitError`, :class:`NotSolvedError`), as ``requests`` does for HTTP errors."""
+        (:class:`TimeLimitError`, :class:`NotSolvedError`, :class:`InvalidPuzzleError`), as
+        ``requests`` does for HTTP errors."""
+        if self.status == Status.INVALID:
+            raise InvalidPuzzleError(self.puzzle, self.error or "invalid")
         if self.status == "timeout":
             raise TimeLimitError(f"{self.puzzle}: time limit reached after {self.seconds:.2f} s under {self.theory}")
         if not self.solved:
@@ -416,7 +494,7 @@ class Resolution:
                 "candidates_after_singles": self.candidates_after_singles,
                 "links_after_singles": self.links_after_singles,
                 "candidates_after_whips1": self.candidates_after_whips1,
-                "steps": [step.to_dict() for step in self.steps]}
+                "steps": [step.to_dict() for step in self.steps]} | ({"error": self.error} if self.error else {})
 
     def to_json(self, **dumps: Any) -> str:
         """:meth:`to_dict` as one line of JSON (non-ASCII kept: ``≠``)."""
@@ -426,7 +504,8 @@ class Resolution:
     def from_dict(cls, data: dict[str, Any]) -> "Resolution":
         """The resolution that :meth:`to_dict` described (remaining candidates are not kept)."""
         solution = data.get("solution")
-        return cls(puzzle=Puzzle.from_string(data["puzzle"]), theory=Theory.of(data["theory"]),
+        invalid = data["status"] == Status.INVALID  # its puzzle is the raw text of the record
+        return cls(puzzle=data["puzzle"] if invalid else Puzzle.from_string(data["puzzle"]), theory=Theory.of(data["theory"]),
                    max_length=int(data.get("max_length", 36)),
                    steps=[Step.from_dict(step) for step in data.get("steps", ())],
                    status=Status(data["status"]),
@@ -434,7 +513,8 @@ class Resolution:
                    candidates_after_singles=data.get("candidates_after_singles"),
                    links_after_singles=data.get("links_after_singles"),
                    candidates_after_whips1=data.get("candidates_after_whips1"),
-                   seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"))
+                   seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"),
+                   error=data.get("error"))
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":

@@ -2,7 +2,10 @@
 
 Nothing here uses the CLIPS rules: a path is replayed on a plain :class:`ResolutionState` and each
 step is checked against the definition of its rule in the state where it was applied, by its
-family's check (:mod:`.checks`, found through the registry :mod:`.families`).
+family's check (:mod:`.checks`, found through the registry :mod:`.families`): Singles, Subsets and
+finned fish, whips, braids and their g- and special forms (SPEC §4), T&E steps (SPEC §10.1: the
+hypothesis asserted in a copy of the state, the context's own steps replayed there, each checked the
+same way within the inner theory, and the variable named at the end left with no candidate).
 
 A path is also checked against a known solution: no elimination may remove a digit of the solution,
 and a solved path must end in it.
@@ -15,21 +18,18 @@ from typing import Optional, Sequence
 
 from ..puzzle import Puzzle
 from .checks import check_chain, check_chain_target, check_single, check_subset, subset_targets
-from .families import family_of
+from .families import TE, check_step
 from .state import ResolutionState
-from .steps import Step
+from .steps import Step, te_rule
 
 __all__ = ["PathReport", "check_chain", "check_chain_target", "check_single", "check_step", "check_subset",
-           "replay", "subset_targets"]
+           "check_te", "replay", "subset_targets", "te_rule"]
 
 
-def check_step(state: ResolutionState, step: Step) -> list[str]:
-    """Problems with one step in the state where it is applied (empty when the step is valid): the
-    check of the step's family (:mod:`sudorules.resolution.families`)."""
-    family = family_of(step)
-    if family is None:
-        return [f"no checker for rule {step.rule!r}"]
-    return family.verify(state, step)
+def check_te(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with a T&E step (SPEC §10.1): its family's check (:func:`.checks.check_te`), each step
+    of its context checked by its own family."""
+    return TE.verify(state, step)
 
 
 @dataclass

@@ -8,7 +8,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
   or its bytes start with Parquet's ``PAR1``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
-  (``200314``, ``1.16171e+06``) becomes the ``tries`` column;
+  (``200314``, ``1.16171e+06``) becomes the ``tries`` column; so does a numeric ``tail`` column of a
+  CSV or Parquet output (``check``, ``rate`` and ``select`` keep each record's tail there), so a rated
+  controlled-bias file gives the numbers of minimal puzzles per grid as the puzzle file does;
 * line-aligned plain files of one value per line (``W-ratings.txt``, ``SER.txt``...), added as named
   columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
   lines as the table has rows.
@@ -46,28 +48,30 @@ from __future__ import annotations
 import csv
 import io
 import math
-import sys
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import pandas as pd
 
+from ..collection.table import TableError, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
-from ..reader import check_source, read_puzzles
+from ..output import csv_text
+from ..reader import TAIL, read_puzzles
 
 SOLVED = "solved"
 #: status given to a CSV row that cannot be read (its number of fields differs from the header's)
 UNREADABLE = "unreadable"
 INVALID = "invalid"
 #: columns that are never statistics: identity, bookkeeping and text columns
-NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries")
+NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical",
+                     TAIL)
 CLUES = "clues"
 TRIES = "tries"
 STDIN = "-"
 #: column names that are ratings wherever they appear: ours (W, B), those of the published
 #: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
-KNOWN_RATINGS = ("W", "B", "gW", "gB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT", "SUEX9", "SUEXT", "GSF-Q1")
-BOM = "\ufeff"
+KNOWN_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT",
+                 "SUEX9", "SUEXT", "GSF-Q1")
 
 
 class StatsInputError(SudorulesError, ValueError):
@@ -103,6 +107,8 @@ class Collection:
     frame: pd.DataFrame
     value_columns: list[str] = field(default_factory=list)
     rating_columns: Optional[list[str]] = None
+    #: the inputs read, as messages name them (a row of joined inputs names only the first)
+    inputs: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.rating_columns is None:
@@ -203,31 +209,18 @@ class _Sources:
             if self.stdin_used:
                 raise StatsFileError("- (standard input) is given twice; it can be read only once")
             self.stdin_used = True
-            stream = getattr(sys.stdin, "buffer", None)
-            try:
-                return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
-            except OSError as error:
-                raise StatsFileError(f"stdin: {error.strerror or error}") from None
         try:
-            check_source(name)
+            return read_bytes(name)
         except InputError as error:
             raise StatsFileError(str(error)) from None
-        try:
-            with open(name, "rb") as handle:
-                return handle.read()
-        except OSError as error:
-            raise StatsFileError(f"{name}: {error.strerror or error}") from None
 
 
 def decode_text(name: str, data: bytes) -> str:
     """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise StatsInputError(f"{shown(name)} line {line}: not UTF-8 text "
-                              f"(byte 0x{data[error.start]:02x}); is it the right file?") from None
-    return text[len(BOM):] if text.startswith(BOM) else text
+        return table_text(name, data)
+    except TableError as error:
+        raise StatsInputError(str(error)) from None
 
 
 def _is_csv(name: str, text: str) -> bool:
@@ -240,7 +233,10 @@ def _is_csv(name: str, text: str) -> bool:
 
 
 def _to_number(text: str) -> Optional[float]:
-    """The float value of ``text``, None when it is not a finite number."""
+    """The float value of ``text``, None when it is not a finite number written in ASCII (Python's
+    float() also reads '٣' or '３' as 3: a puzzle file would call those bad characters)."""
+    if not text.isascii():
+        return None
     try:
         value = float(text)
     except ValueError:
@@ -269,7 +265,7 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
             if len(fields) != len(header):
                 broken[len(rows)] = f"{len(fields)} fields, the header has {len(header)}"
                 fields = [""] * len(header)
-            rows.append(fields)
+            rows.append([csv_text(cell) for cell in fields])  # '=... as our outputs write it: =...
             lines.append(start)
     except csv.Error as error:
         raise StatsInputError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
@@ -302,14 +298,9 @@ def _check_header(name: str, line: int, header: list[str]) -> None:
 def read_parquet_bytes(name: str, data: bytes) -> pd.DataFrame:
     """A Parquet output of ``sudorules rate`` (needs pyarrow, the ``parquet`` extra), read like a CSV."""
     try:
-        frame = pd.read_parquet(io.BytesIO(data))
-    except ImportError:
-        raise StatsInputError(f"{shown(name)}: reading Parquet needs pyarrow: "
-                              "pip install 'sudorules[parquet]'") from None
-    except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
-        message = (str(error).splitlines() or [type(error).__name__])[0]
-        raise StatsInputError(f"{shown(name)}: not a readable Parquet file ({message})") from None
-    raw = frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v))).astype(str)
+        raw = parquet_strings(name, data)
+    except TableError as error:
+        raise StatsInputError(str(error)) from None
     _check_header(name, 1, [str(c) for c in raw.columns])
     return _typed_table(name, raw, list(range(1, len(raw) + 1)))
 
@@ -333,6 +324,10 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
             table[column_name] = _text(column)  # a text column (e.g. a reason): not a statistic
             continue
         table[column_name] = _numeric_column(name, column_name, column, counted, lines)
+    if TRIES not in table and TAIL in table:  # a rated controlled-bias file: its tails are the tries
+        tries = table[TAIL].map(tries_of_tail)
+        if tries.notna().any():
+            table[TRIES] = tries
     if CLUES not in table and "puzzle" in table:
         table[CLUES] = table["puzzle"].map(_clue_count)
     if CLUES in table and "status" in table:
@@ -365,17 +360,24 @@ def _clue_count(puzzle: Optional[str]) -> float:
     return float(sum(1 for c in grid[:81] if c not in "0.")) if len(grid) >= 81 else math.nan
 
 
+def tries_of_tail(tail: Optional[str]) -> float:
+    """The generator's tries count a record's tail holds (``200314``, ``1.16171e+06``: the published
+    controlled-bias collection and ``generate --method controlled-bias``), NaN for any other tail."""
+    value = _to_number(tail.strip()) if isinstance(tail, str) and tail.strip() else None
+    return math.nan if value is None else value
+
+
 def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
     """A puzzle file as a table: line, puzzle, clues, tries (the numeric tail) and status/error for bad lines."""
     rows = []
     for record in read_puzzles(_lines(text)):
-        tries = _to_number(record.tail) if record.tail else None
+        tries = tries_of_tail(record.tail)
         rows.append({
             "line": record.line,
             "source": shown(name),
             "puzzle": str(record.puzzle) if record.ok else record.text.strip(),
             CLUES: float(record.puzzle.clues) if record.ok else math.nan,
-            TRIES: math.nan if tries is None else tries,
+            TRIES: tries,
             "status": None if record.ok else INVALID,
             "error": record.error,
         })
@@ -432,7 +434,7 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
         raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
     sources = _Sources()
     tables = [_read_table(sources, name) for name in files]
-    frame = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    frame = combine_tables(tables, files) if tables else pd.DataFrame()
     for name, file_name in columns:
         values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
         if not tables and "line" not in frame:
@@ -454,9 +456,90 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
             raise StatsUsageError(f"--rating {name}: no such numeric column "
                                   f"(numeric columns: {', '.join(value_columns) or 'none'})")
     rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
-    collection = Collection(frame, value_columns, rating_columns)
+    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files])
     _check_something_to_count(collection, files + [f for _, f in columns])
     return collection
+
+
+def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:
+    """Each row's key: its puzzle and the occurrence of that puzzle in the table so far (a puzzle
+    met twice is two rows); None for a table without a puzzle column."""
+    if "puzzle" not in table:
+        return None
+    seen: dict[str, int] = {}
+    keys = []
+    for puzzle in table["puzzle"].fillna("").astype(str):
+        seen[puzzle] = seen.get(puzzle, 0) + 1
+        keys.append((puzzle, seen[puzzle]))
+    return keys
+
+
+def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataFrame:
+    """One table from several inputs, by what they are to each other (issue 27: ``stats
+    puzzles.txt rated.csv`` counted its 20 puzzles twice):
+
+    * inputs with the same puzzles (in any order) are columns of one collection: joined on the
+      puzzle, in the first one's order (a column in several must agree; a status is the worse one);
+    * inputs with no puzzle in common (or without a puzzle column) are parts of it: their rows
+      follow one another;
+    * inputs that share some puzzles but not all are refused (:class:`StatsInputError`): neither
+      reading is right.
+    """
+    keys = [_puzzle_keys(table) for table in tables]
+    groups: list[list[int]] = []  # indexes of tables with the same puzzles
+    for i, table_keys in enumerate(keys):
+        for group in groups:
+            first = keys[group[0]]
+            if table_keys is not None and first is not None and len(table_keys) and sorted(table_keys) == sorted(first):
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    for a, group_a in enumerate(groups):
+        for group_b in groups[a + 1:]:
+            one, other = keys[group_a[0]], keys[group_b[0]]
+            if one is None or other is None:
+                continue
+            shared = len({k for k, _ in one} & {k for k, _ in other})
+            if shared:
+                raise StatsInputError(
+                    f"{shown(names[group_a[0]])} and {shown(names[group_b[0]])} share {shared} puzzle"
+                    f"{'s' if shared != 1 else ''} but not all ({len(one)} and {len(other)} rows): give the files of "
+                    "one collection's columns (the same puzzles) or of its parts (no puzzle in common)")
+    return pd.concat([_join(tables, group, keys) for group in groups], ignore_index=True)
+
+
+def _join(tables: list[pd.DataFrame], group: list[int], keys: list) -> pd.DataFrame:
+    """The tables of ``group`` (the same puzzles) as one, rows in the first table's order."""
+    frame = tables[group[0]].copy()
+    if len(group) == 1:
+        return frame
+    index = {key: row for row, key in enumerate(keys[group[0]])}
+    for i in group[1:]:
+        other = tables[i]
+        order = [index[key] for key in keys[i]]
+        aligned = other.set_axis(order).sort_index()
+        for column in aligned.columns:
+            if column in ("line", "source", "puzzle"):
+                continue
+            if column not in frame:
+                frame[column] = aligned[column].values
+            elif column == "status":
+                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], aligned[column])]
+            elif column == "error":
+                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), aligned[column].values)
+            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(aligned[column]):
+                new = pd.Series(aligned[column].values, index=frame.index, dtype=float)
+                _check_same(column, str(other["source"].iloc[0]) if len(other) else "", frame[column], new)
+                frame[column] = frame[column].fillna(new)
+    return frame
+
+
+def _worse_status(a: object, b: object) -> Optional[str]:
+    """The status of a row from two inputs: the one that is not solved (or empty), else either."""
+    texts = [s for s in (a, b) if isinstance(s, str) and s]
+    bad = [s for s in texts if s != SOLVED]
+    return bad[0] if bad else (texts[0] if texts else None)
 
 
 def _check_clues(frame: pd.DataFrame) -> None:

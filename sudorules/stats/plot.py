@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
+from ..extras import require
 from ..output import check_output, open_output
 from .loading import StatsInputError, StatsUsageError
 
@@ -39,15 +40,13 @@ def plot_format(output: Union[str, Path]) -> str:
 def check_plot_target(output: Union[str, Path], inputs: Iterable[Optional[Union[str, Path]]] = ()) -> str:
     """Check, before any work, that ``output`` names a supported type and can be written; its format."""
     fmt = plot_format(output)
+    require("matplotlib", "--plot")
     check_output(output, inputs)
     return fmt
 
 
 def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise StatsInputError("--plot needs matplotlib: pip install 'sudorules[plot]'") from None
+    matplotlib = require("matplotlib", "--plot")
     matplotlib.use("Agg")  # files only, never a display
     import matplotlib.pyplot as pyplot
     return pyplot
@@ -90,7 +89,10 @@ def build_figure(report: dict, scale: str = "auto"):
         raise StatsInputError("--plot: nothing to draw (no clue count and no discrete rating)")
     pyplot = _pyplot()
     unbiased = bool(report.get("unbiased"))
-    figure, axes = pyplot.subplots(len(panels), 1, figsize=(9, 0.6 + 3.4 * len(panels)), squeeze=False)
+    # constrained layout makes room for the figure's title; tight_layout ignores it and drew it over
+    # the first panel's title whenever there were several panels (five: issue 27)
+    figure, axes = pyplot.subplots(len(panels), 1, figsize=(9, 0.6 + 3.4 * len(panels)), squeeze=False,
+                                   layout="constrained")
     try:
         counted = max(panel[3] for panel in panels)
         kind = "Raw vs unbiased distributions" if unbiased else "Raw distributions"
@@ -99,7 +101,6 @@ def build_figure(report: dict, scale: str = "auto"):
                         + (f" (of {rows:,} rows read)" if rows != counted else ""), fontsize=11)
         for axis, (title, key, records, count, what) in zip(axes[:, 0], panels):
             _draw_panel(axis, title, key, records, count, what, unbiased, scale)
-        figure.tight_layout()
     except BaseException:
         pyplot.close(figure)
         raise

@@ -43,7 +43,8 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
             raise StatsUsageError(f"--log {name}: unknown column (columns with statistics: "
                                   f"{', '.join(names) or 'none'}){hint}")
     clues = collection.clues() if collection.has_clues else None
-    sources = list(dict.fromkeys(collection.frame["source"].astype(str))) if "source" in collection.frame else []
+    sources = collection.inputs or (list(dict.fromkeys(collection.frame["source"].astype(str)))
+                                    if "source" in collection.frame else [])
     report: dict = {"sources": sources, "rows": int(len(collection.frame)), "status": collection.status_counts(),
                     "excluded_rows": collection.excluded_rows(), "not_counted": collection.not_counted(),
                     "rating_columns": list(collection.rating_columns),

@@ -47,7 +47,7 @@ from typing import Callable, Optional
 import numpy as np
 import pandas as pd
 
-from . import _generate
+from .. import _generate
 
 METHODS = ("subsets", "supersets")
 #: The number of complete Sudoku grids, and of essentially different ones.
@@ -75,7 +75,7 @@ _EXPENSIVE_SUPERSETS_EXTRA = 6
 _CHEAP_SUPERSETS_SIZE = 28
 _SUBSETS_SECONDS = {35: "about 0.2 s", 36: "0.5-2 s", 37: "about 4 s", 38: "10 s or more"}
 
-#: The stop request shared with the C enumeration (the same type as :class:`sudorules.generate.Stop`).
+#: The stop request shared with the C enumeration (the same type as :class:`sudorules.generation.generate.Stop`).
 Stop = _generate.Stop
 
 __all__ = ["BOX_COMPLETIONS", "GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "Stop", "count_in",

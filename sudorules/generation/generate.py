@@ -45,7 +45,7 @@ from typing import Callable, Iterable, Iterator, Optional, Union
 import numpy as np
 import pandas as pd
 
-from . import _generate
+from .. import _generate
 
 METHODS = ("bottom-up", "top-down", "controlled-bias")
 DEFAULT_UNTESTED = 46

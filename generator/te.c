@@ -1,0 +1,618 @@
+/*
+ * The compiled T&E engine (SPEC §10) and the raters built on it: B and gB ratings, T&E-depth, BxB, BxBB.
+ * C11, no Python (trialmodule.c binds it as sudorules._trial; sudorules/engine/te.py drives it).
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * What it computes
+ * ---------------------------------------------------------------------------------------------------
+ * A Grid is a resolution state in tables.h's encoding: the present candidates with, per CSP variable,
+ * the mask of its present members (trial.h's Cands), and the decided variables (a decided variable has
+ * no candidate left: its value is no longer a candidate, as in SudoRules).  BRT is ECP + Singles:
+ * asserting a label decides its four variables and removes every candidate linked to it; a variable
+ * left with one candidate asserts it (a naked single for an rc variable, a hidden single for rn, cn,
+ * bn); a variable left with none is a contradiction.  Every change goes through drop() and assign(), and
+ * the variables left with one candidate wait on a stack until singles() takes them, so BRT is always
+ * run to its fixpoint before anything else looks at the state.
+ *
+ * A theory T (TeTheory) is BRT, BRT + whips[1] (gT&E's), or B_p: BRT + braids of length <= p (with g,
+ * g-braids too: gB_p).  Its closure (close_theory) eliminates, simplest first, every target on which the
+ * exact braid search of trial.c (sr_braid, strict) finds a braid of the current length q, from q = 1
+ * (whips[1] = braids[1]) up to p, back to q = 1 after any pass that changed the state.  B_p and gB_p are
+ * confluent (SPEC §5.2), so the closure does not depend on that order, and the largest q that eliminated
+ * something is the rating of a simplest-first path: the B (gB) rating when the closure solves the puzzle.
+ *
+ * T&E(T, n) (te_close): T's closure; then passes over the candidates Z: in a copy of the state Z is
+ * asserted, and T&E(T, n - 1) is applied there; a contradiction eliminates Z from the state, which T's
+ * closure follows; passes go on until one changes nothing.  Nothing else found in a context is kept.
+ * The result does not depend on the order of the Z (SPEC §10.1).  The T&E-depth is the smallest n such
+ * that T&E(BRT, n) solves the puzzle, BxB the smallest p such that T&E(B_p, 1) does, BxBB the smallest
+ * p such that T&E(B_p, 2) does; each is computed on the state the previous value left (its
+ * eliminations are sound for every larger n or p).
+ *
+ * The puzzle's unique solution, when given, spares work at depth 0 only: a label of the solution is
+ * never eliminated by a sound rule, so it is never tried as a target or a hypothesis there; inside a
+ * context (a hypothesis that may be false) every candidate is tried.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Paths
+ * ---------------------------------------------------------------------------------------------------
+ * With a trace (te->trace), every Single, chain, hypothesis, contradiction and T&E elimination is
+ * recorded as a TeEvent with the depth of the context it happened in; a context that ends without a
+ * contradiction is dropped from the trace (truncated back to where it began), so what remains is the
+ * path a reader checks: each elimination with the hypothesis and the contradiction that justify it.
+ * A chain's left-linking candidates are chosen when it is recorded (chain_lefts): linked to the
+ * previous right-linking object where possible (then it is a whip), else to Z or any earlier one.
+ *
+ * ---------------------------------------------------------------------------------------------------
+ * Cost
+ * ---------------------------------------------------------------------------------------------------
+ * A Grid is 844 bytes: a context is a copy on the stack.  drop() is 4 mask updates; assign() a LINK row
+ * scan.  Measured figures are in docs/engine.md ("The compiled T&E engine").
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "te.h"
+
+/* ---- BRT --------------------------------------------------------------------------------------- */
+
+/* Variables left with one candidate, waiting for singles(): each removal pushes at most 4, and a
+ * contradiction ends the propagation, so 4 * NL bounds the stack. */
+typedef struct {
+    int16_t v[4 * NL];
+    int n;
+} Pending;
+
+static int decided(const Grid *g, int v) { return (int)(g->decided[v >> 6] >> (v & 63) & 1u); }
+
+/* Remove present label x; -1 when one of its undecided variables is left empty (g->contra names it). */
+static int drop(Grid *g, int x, Pending *p)
+{
+    int bad = 0;
+    clear_bit(g->c.present, x);
+    for (int k = 0; k < 4; ++k) {
+        int v = VAR_OF[x][k];
+        unsigned m = g->c.live[v] &= (uint16_t)~POS_IN[x][k];
+        if (decided(g, v)) continue;
+        if (m == 0) {
+            if (!bad) g->contra = v;
+            bad = 1;
+        } else if (!(m & (m - 1)))
+            p->v[p->n++] = (int16_t)v;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Assert present label x: its variables decided, it and every candidate linked to it removed. */
+static int assign(Grid *g, int x, Pending *p)
+{
+    for (int k = 0; k < 4; ++k) {
+        int v = VAR_OF[x][k];
+        g->decided[v >> 6] |= 1ull << (v & 63);
+        g->c.live[v] &= (uint16_t)~POS_IN[x][k];
+    }
+    clear_bit(g->c.present, x);
+    put(g->values, x);
+    ++g->n_values;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = LINK[x][w] & g->c.present[w]; bits; bits &= bits - 1)
+            if (drop(g, 64 * w + CTZ64(bits), p) < 0) return -1;
+    return 0;
+}
+
+/* ---- the trace ----------------------------------------------------------------------------------- */
+
+/* `items` with room for item n (grown by doubling from `first`), or NULL with t->failed set (`items` is
+ * then still valid, and freed with the trace). */
+static void *make_room(TeTrace *t, void *items, int *cap, int n, size_t size, int first)
+{
+    if (n < *cap) return items;
+    int grown = *cap ? 2 * *cap : first;
+    void *bigger = realloc(items, (size_t)grown * size);
+    if (bigger == NULL) {
+        t->failed = 1;
+        return NULL;
+    }
+    *cap = grown;
+    return bigger;
+}
+
+static int trace_event(Te *te, int kind, int depth, int a, int b, int chain)
+{
+    TeTrace *t = te->trace;
+    if (t == NULL) return 0;
+    TeEvent *ev = make_room(t, t->ev, &t->cap, t->n, sizeof *t->ev, 1024);
+    if (ev == NULL) return -1;
+    t->ev = ev;
+    TeEvent *e = &t->ev[t->n++];
+    e->kind = (uint8_t)kind;
+    e->depth = (uint8_t)depth;
+    e->a = (int16_t)a;
+    e->b = (int16_t)b;
+    e->chain = chain;
+    return 0;
+}
+
+void te_trace_free(TeTrace *t)
+{
+    free(t->ev);
+    free(t->chains);
+    memset(t, 0, sizeof *t);
+}
+
+typedef struct {
+    int n, n_chains;
+} Mark;
+
+static Mark trace_mark(const Te *te)
+{
+    Mark m = {0, 0};
+    if (te->trace) {
+        m.n = te->trace->n;
+        m.n_chains = te->trace->n_chains;
+    }
+    return m;
+}
+
+static void trace_truncate(Te *te, Mark m)
+{
+    if (te->trace) {
+        te->trace->n = m.n;
+        te->trace->n_chains = m.n_chains;
+    }
+}
+
+/* Is label x linked to rlc r (a label index, or NL + a g-label index: g-linked)? */
+static int linked_to(int x, int r)
+{
+    return r >= NL ? has(GLINK[r - NL], x) : has(LINK[r], x);
+}
+
+/* Choose each cell's left-linking candidate of a chain found on z in state c: a present member of the
+ * cell's variable other than its rlc (outside a g-rlc), linked to the previous rlc (z for the first
+ * cell) where one is, else to z or any earlier rlc; one not used as an earlier left-linking candidate
+ * first.  tc->whip tells whether every cell found one linked to the previous rlc. */
+static void chain_lefts(const Cands *c, int z, TeChain *tc)
+{
+    const SrChain *ch = &tc->cells;
+    tc->whip = 1;
+    for (int k = 0; k < ch->n; ++k) {
+        int v = ch->var[k], r = ch->rlc[k], prev = k ? ch->rlc[k - 1] : z;
+        unsigned own = r < 0 ? 0u : r >= NL ? G_MASK[r - NL] : 0u;
+        int best = -1, best_score = -1;
+        for (unsigned m = c->live[v]; m; m &= m - 1) {
+            int pos = CTZ64(m), x = MEMBER[v][pos];
+            if (x == r || (own >> pos & 1u)) continue;
+            int score = 0;
+            if (linked_to(x, prev)) score = 2;
+            else {
+                int anchored = linked_to(x, z);
+                for (int i = 0; i < k && !anchored; ++i) anchored = linked_to(x, ch->rlc[i]);
+                if (!anchored) continue;
+                score = 0;
+            }
+            int reused = 0;
+            for (int i = 0; i < k; ++i) reused |= tc->llc[i] == x;
+            if (!reused) ++score;
+            if (score > best_score) {
+                best = x;
+                best_score = score;
+            }
+        }
+        tc->llc[k] = (int16_t)best;
+        if (best_score < 2) tc->whip = 0;
+    }
+}
+
+static int trace_chain(Te *te, const Cands *c, int depth, int z, const SrChain *ch)
+{
+    TeTrace *t = te->trace;
+    if (t == NULL) return 0;
+    TeChain *chains = make_room(t, t->chains, &t->chains_cap, t->n_chains, sizeof *t->chains, 64);
+    if (chains == NULL) return -1;
+    t->chains = chains;
+    TeChain *tc = &t->chains[t->n_chains];
+    tc->cells = *ch;
+    chain_lefts(c, z, tc);
+    int is_g = 0;
+    for (int k = 0; k < ch->n; ++k) is_g |= ch->rlc[k] >= NL;
+    return trace_event(te, TE_EV_CHAIN, depth, z, is_g, t->n_chains++);
+}
+
+/* ---- Singles, closures, T&E ------------------------------------------------------------------------ */
+
+static int outcome(const Grid *g) { return g->n_values == 81 ? TE_SOLVED : TE_QUIET; }
+
+/* BRT's fixpoint: assert the single candidate of every variable on `p` (and of those they leave
+ * single), recording each at `depth`. */
+static int singles(Te *te, Grid *g, Pending *p, int depth)
+{
+    while (p->n) {
+        int v = p->v[--p->n];
+        if (decided(g, v)) continue;
+        unsigned m = g->c.live[v];
+        if (m == 0) {
+            g->contra = v;
+            return TE_CONTRA;
+        }
+        int x = MEMBER[v][CTZ64(m)];
+        if (trace_event(te, TE_EV_SINGLE, depth, v, x, 0) < 0) return TE_NOMEMORY;
+        if (assign(g, x, p) < 0) return TE_CONTRA;
+    }
+    return outcome(g);
+}
+
+/* Eliminate present label z (a rule's conclusion), then BRT. */
+static int eliminate(Te *te, Grid *g, int z, int depth)
+{
+    Pending p;
+    p.n = 0;
+    if (drop(g, z, &p) < 0) return TE_CONTRA;
+    return singles(te, g, &p, depth);
+}
+
+/* Is label x a target worth trying at this depth: present, and at depth 0 not in the solution? */
+static int target(const Te *te, const Grid *g, int x, int depth)
+{
+    return has(g->c.present, x) && !(depth == 0 && te->solution && has(te->solution, x));
+}
+
+/* The closure of T on g (BRT's fixpoint holds on entry): simplest first, each length q from 1 to T's
+ * (1 for BRT + whips[1]), back to 1 after a pass that changed the state; with g-braids, at each length a
+ * pass of braids first, and one of g-braids only when it changed nothing (braid[q] > g-braid[q], SPEC
+ * §5.3: most eliminations need no g-candidate, and a g-braid search explores far more than a braid
+ * search: on cb-001 line 12301, gB10, 2.2 s with every search a g-braid one, then see docs/engine.md).
+ * *maxq (when not NULL) grows to the largest q that eliminated something. */
+static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int *maxq)
+{
+    int limit = T->p ? T->p : T->w1;
+    if (g->n_values == 81) return TE_SOLVED;
+    for (int q = 1, with_g = 0; q <= limit;) {
+        int changed = 0;
+        for (int x = 0; x < NL; ++x) {
+            if (!target(te, g, x, depth)) continue;
+            SrChain ch;
+            ++te->searches;
+            int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
+            if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
+            if (r != SR_FOUND) continue;
+            if (trace_chain(te, &g->c, depth, x, &ch) < 0) return TE_NOMEMORY;
+            if (maxq && *maxq < q) *maxq = q;
+            int s = eliminate(te, g, x, depth);
+            if (s != TE_QUIET) return s;
+            changed = 1;
+        }
+        if (changed) /* simplest first again */
+            q = 1, with_g = 0;
+        else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1 */
+            with_g = 1;
+        else
+            ++q, with_g = 0;
+    }
+    return TE_QUIET;
+}
+
+/* Poll between hypotheses too: a context can cost milliseconds without a single search node. */
+static int interrupted(Te *te)
+{
+    SrCtl *ctl = &te->ctl;
+    if (ctl->poll && --ctl->until_poll <= 0) {
+        ctl->until_poll = SR_POLL_EVERY;
+        if (ctl->poll(ctl->poll_arg)) {
+            ctl->budget = -1;
+            return 1;
+        }
+    }
+    return ctl->budget < 0;
+}
+
+/* What a hypothesis left when its context ended without a contradiction, so that it is not tried again
+ * for nothing.  A state is here the set P of its possible labels (candidates and values; every state
+ * is at BRT's fixpoint, so P says which variables are decided).  From state S, hypothesis Z with
+ * T&E(T, m) inside reached the fixpoint F (Z a value in it).  The closure of a monotone theory is the
+ * largest stable state below its start, so from any later state G with F.P <= G.P <= S.P it reaches F
+ * again (F is stable and below G + Z, and nothing above F is stable below S + Z): Z does not contradict
+ * there either, and trying it is wasted.  This holds wherever G comes from (a later pass, a nested
+ * context, a sibling context), so the entries are kept per label and per m, not per loop; and an entry
+ * made with a stronger theory inside (m' >= m, the same T) serves too, since F is then stable under the
+ * weaker closure as well and, meeting no empty variable on the way down from G + Z, neither does it.
+ * Measured on SHC's 342 T&E examples (140 of depth 3), hypotheses a depth-3 puzzle: ~56,000 without
+ * any such entries; see docs/engine.md for the figures with them. */
+#define TE_LEVELS 4 /* m = 0 (BRT inside), 1, 2, 3 */
+
+/* A quiet hypothesis' states: the one it was tried from (S.P) and the fixpoint it reached (F, its
+ * candidates and values).  Kept in a ring per level (the many BRT-level snapshots of nested contexts
+ * must not push out the few of the levels above), shared by the entries that refer to it (below),
+ * each entry valid while its snapshot's stamp is the one it saw. */
+typedef struct {
+    uint32_t stamp;
+    uint64_t from[W];
+    uint64_t present[W], values[W];
+} Snap;
+#define N_SNAPS 4096
+static Snap SNAPS[TE_LEVELS][N_SNAPS];
+static uint32_t snap_stamp[TE_LEVELS];
+
+typedef struct {
+    TeTheory T;
+    uint32_t run;   /* valid in this run of the engine only (te_new_run) */
+    uint32_t stamp; /* ... and while SNAPS[snap] is still the snapshot it refers to */
+    uint16_t snap;
+    uint8_t exact;  /* F is this hypothesis' own fixpoint, not only a stable state below it */
+} Tried;
+static Tried TRIED[TE_LEVELS][NL];
+static uint32_t te_run_gen = 1;
+
+void te_new_run(void)
+{
+    if (++te_run_gen == 0) {
+        memset(TRIED, 0, sizeof TRIED);
+        te_run_gen = 1;
+    }
+}
+
+static int same_theory(const TeTheory *a, const TeTheory *b) { return a->p == b->p && a->g == b->g && a->w1 == b->w1; }
+
+/* The snapshot of hypothesis z's entry with T&E(T, m) inside, made from a state above P (P <= S.P),
+ * or NULL; *bracket tells whether P is also above its F (F.P <= P), *exact whether F is z's own
+ * fixpoint. */
+static const Snap *tried_at(int z, const uint64_t P[W], const TeTheory *T, int m, int *bracket, int *exact)
+{
+    const Tried *t = &TRIED[m][z];
+    const Snap *snap = &SNAPS[m][t->snap];
+    if (t->run != te_run_gen || snap->stamp != t->stamp || !same_theory(&t->T, T)) return NULL;
+    uint64_t out = 0, missing = 0;
+    for (int w = 0; w < W; ++w) {
+        out |= P[w] & ~snap->from[w];
+        missing |= (snap->present[w] | snap->values[w]) & ~P[w];
+    }
+    if (out) return NULL;
+    *bracket = !missing;
+    *exact = t->exact;
+    return snap;
+}
+
+/* What is known of hypothesis z with T&E(T, m) inside from state g.  1: it ends without a
+ * contradiction (an entry of level m or more brackets g).  Else 0, and in *warm the snapshot to start
+ * the context from, if any (an exact entry of the highest level <= m made from a state above g): when
+ * it brackets g (*at_fixpoint) the context starts at its fixpoint F, T&E(T, m) going on from T&E(T,
+ * level)'s; otherwise from g + z cut down to F (the fixpoint from g + z lies below F, the closure being
+ * monotone, and the largest stable state below g + z is also the largest below its intersection with
+ * F), where BRT and every level run again, on a far smaller state. */
+static int known_quiet(int z, const Grid *g, const TeTheory *T, int m, const Snap **warm, int *warm_level,
+                       int *at_fixpoint)
+{
+    uint64_t P[W];
+    for (int w = 0; w < W; ++w) P[w] = g->c.present[w] | g->values[w];
+    int bracket, exact;
+    for (int level = m; level < TE_LEVELS; ++level)
+        if (tried_at(z, P, T, level, &bracket, &exact) && bracket) return 1;
+    *warm = NULL;
+    for (int level = m < TE_LEVELS - 1 ? m : TE_LEVELS - 1; level >= 1; --level)
+        if ((*warm = tried_at(z, P, T, level, &bracket, &exact)) != NULL) {
+            if (!exact) { /* a witness only: no start for a context */
+                *warm = NULL;
+                continue;
+            }
+            *warm_level = level;
+            *at_fixpoint = bracket && level < m;
+            break;
+        }
+    return 0;
+}
+
+/* Hypothesis z, with T&E(T, m) inside, went from state g to the quiet state h.  The values h gained
+ * are quiet hypotheses too, with h as their witness: each of them (x) is asserted in h, so h lies
+ * below g + x and, being stable and free of contradictions, below x's fixpoint, which therefore has
+ * no empty variable either; from any later state G with h.P <= G.P <= g.P the same holds.  So one
+ * quiet hypothesis spares the trials of every value it forces (SAT solvers' failed-literal probing
+ * skips implied literals the same way): on SHC's T&E examples ... (docs/engine.md).  Such an entry
+ * is not exact (h is not x's own fixpoint) and starts no context; it never replaces a current entry. */
+static void remember_quiet(int z, const Grid *g, const Grid *h, const TeTheory *T, int m)
+{
+    if (m >= TE_LEVELS) return;
+    unsigned slot = snap_stamp[m]++ % N_SNAPS;
+    Snap *snap = &SNAPS[m][slot];
+    snap->stamp = snap_stamp[m];
+    for (int w = 0; w < W; ++w) snap->from[w] = g->c.present[w] | g->values[w];
+    memcpy(snap->present, h->c.present, sizeof snap->present);
+    memcpy(snap->values, h->values, sizeof snap->values);
+    Tried entry = {*T, te_run_gen, snap->stamp, (uint16_t)slot, 1};
+    TRIED[m][z] = entry;
+    entry.exact = 0;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = h->values[w] & g->c.present[w]; bits; bits &= bits - 1) {
+            int x = 64 * w + CTZ64(bits);
+            Tried *t = &TRIED[m][x];
+            if (x != z && (t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp || !t->exact)) *t = entry;
+        }
+}
+
+/* The state whose possible labels are those of g (when not NULL) and of an entry's fixpoint: its
+ * values decide their variables, the other labels are candidates; then BRT (a variable left with one
+ * candidate asserts it, with none contradicts: g + z and F disagree there).  About 2 us, against a
+ * closure of T&E(T, level) in the context: hundreds of hypotheses. */
+static int grid_of(Te *te, Grid *h, const Snap *t, const Grid *g, int depth)
+{
+    memset(h, 0, sizeof *h);
+    h->contra = -1;
+    for (int w = 0; w < W; ++w) {
+        uint64_t P = t->present[w] | t->values[w];
+        uint64_t values = t->values[w];
+        if (g) {
+            P &= g->c.present[w] | g->values[w];
+            values = (values | g->values[w]) & P;
+        }
+        h->values[w] = values;
+        h->c.present[w] = P & ~values;
+    }
+    sr_cands_index(&h->c);
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = h->values[w]; bits; bits &= bits - 1) {
+            int x = 64 * w + CTZ64(bits);
+            for (int k = 0; k < 4; ++k) h->decided[VAR_OF[x][k] >> 6] |= 1ull << (VAR_OF[x][k] & 63);
+            ++h->n_values;
+        }
+    if (g == NULL) return outcome(h);
+    Pending p;
+    p.n = 0;
+    for (int v = 0; v < NV; ++v) {
+        if (decided(h, v)) continue;
+        unsigned m = h->c.live[v];
+        if (m == 0) {
+            h->contra = v;
+            return TE_CONTRA;
+        }
+        if (!(m & (m - 1))) p.v[p.n++] = (int16_t)v;
+    }
+    return singles(te, h, &p, depth);
+}
+
+/* T&E(T, n) on g, a context at `depth`, g being already the fixpoint of T&E(T, from) (from = -1:
+ * nothing known).  Level by level: T's closure, then passes with T&E(T, k - 1) inside the hypotheses
+ * for k = 1..n.  The fixpoint is T&E(T, n)'s (each level's eliminations are T&E(T, n)'s too); going up
+ * one level at a time finds a context's contradiction with the cheapest hypotheses first, and leaves
+ * entries (remember_quiet) that the next level starts its contexts from. */
+static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int depth, int *maxq)
+{
+    int r = from >= 0 ? outcome(g) : close_theory(te, g, T, depth, maxq);
+    for (int k = from < 1 ? 1 : from + 1; k <= n && r == TE_QUIET; ++k) {
+        int m = k - 1; /* the theory inside: T&E(T, m) */
+        for (int changed = 1; changed && r == TE_QUIET;) {
+            changed = 0;
+            /* In label order (digit-major): on SHC's 342 T&E examples it made fewer hypotheses than
+             * bivalue candidates first (23,500 a depth-3 puzzle against 26,200) or cell-major order. */
+            for (int z = 0; z < NL && r == TE_QUIET; ++z) {
+                const Snap *warm = NULL;
+                int warm_level = -1, exact = 0;
+                if (!target(te, g, z, depth) || known_quiet(z, g, T, m, &warm, &warm_level, &exact)) continue;
+                if (interrupted(te)) return TE_STOPPED;
+                ++te->hypotheses;
+                if (depth < 4) ++te->by_depth[depth];
+                Mark mark = trace_mark(te);
+                if (trace_event(te, TE_EV_HYP, depth + 1, z, k, 0) < 0) return TE_NOMEMORY;
+                Grid h;
+                int s;
+                if (warm != NULL && te->trace == NULL) { /* a path needs the context's whole story */
+                    s = grid_of(te, &h, warm, exact ? NULL : g, depth + 1);
+                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, exact ? warm_level : -1, depth + 1, NULL);
+                } else {
+                    Pending p;
+                    p.n = 0;
+                    h = *g;
+                    s = assign(&h, z, &p) < 0 ? TE_CONTRA : singles(te, &h, &p, depth + 1);
+                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, -1, depth + 1, NULL);
+                }
+                if (s == TE_STOPPED || s == TE_NOMEMORY) return s;
+                if (s != TE_CONTRA) {
+                    trace_truncate(te, mark);
+                    if (s == TE_QUIET) remember_quiet(z, g, &h, T, m);
+                    continue;
+                }
+                if (trace_event(te, TE_EV_CONTRA, depth + 1, h.contra, 0, 0) < 0 ||
+                    trace_event(te, TE_EV_ELIM, depth, z, T->p, 0) < 0)
+                    return TE_NOMEMORY;
+                r = eliminate(te, g, z, depth);
+                if (r == TE_QUIET) r = close_theory(te, g, T, depth, maxq);
+                changed = 1;
+            }
+        }
+    }
+    return r;
+}
+
+int te_close(Te *te, Grid *g, const TeTheory *T, int n, int from, int *maxq)
+{
+    if (te->ctl.until_poll <= 0) te->ctl.until_poll = SR_POLL_EVERY;
+    return te_close_at(te, g, T, n, from, 0, maxq);
+}
+
+/* ---- the puzzle's state and the raters ------------------------------------------------------------ */
+
+int te_grid_init(Te *te, Grid *g, const uint16_t masks[81])
+{
+    memset(g, 0, sizeof *g);
+    g->contra = -1;
+    for (int cell = 0; cell < 81; ++cell)
+        for (int d = 0; d < 9; ++d)
+            if (masks[cell] >> d & 1u) put(g->c.present, label_index(d, cell / 9, cell % 9));
+    sr_cands_index(&g->c);
+    for (int v = 0; v < NV; ++v)
+        if (g->c.live[v] == 0) {
+            g->contra = v;
+            return TE_CONTRA;
+        }
+    Pending p;
+    p.n = 0;
+    for (int cell = 0; cell < 81; ++cell) { /* the givens (cells with one digit) first, then Singles */
+        unsigned m = masks[cell];
+        if (m && !(m & (m - 1)) && !decided(g, cell)) {
+            int x = label_index(CTZ64(m), cell / 9, cell % 9);
+            if (!has(g->c.present, x) || assign(g, x, &p) < 0) {
+                if (g->contra < 0) g->contra = cell;
+                return TE_CONTRA;
+            }
+        }
+    }
+    return singles(te, g, &p, 0);
+}
+
+int te_rate_braids(Te *te, Grid *g, int gflag, int max_length, int *rating)
+{
+    TeTheory T = {max_length, gflag, 0};
+    *rating = 0;
+    int r = te_close(te, g, &T, 0, -1, rating);
+    if (r != TE_SOLVED) *rating = -1;
+    return r;
+}
+
+int te_depth(Te *te, Grid *g, int gflag, int max_depth, int *depth)
+{
+    TeTheory T = {0, 0, gflag};
+    *depth = -1;
+    for (int n = 0; n <= max_depth; ++n) {
+        if (n && trace_event(te, TE_EV_LEVEL, 0, n, 0, 0) < 0) return TE_NOMEMORY;
+        int r = te_close(te, g, &T, n, n - 1, NULL);
+        if (r == TE_SOLVED) *depth = n;
+        if (r != TE_QUIET) return r;
+    }
+    return TE_QUIET;
+}
+
+int te_sub_classify(Te *te, Grid *g, int n, int gflag, int max_p, int *value)
+{
+    *value = -1;
+    for (int p = 1; p <= max_p; ++p) {
+        TeTheory T = {p, gflag, 0};
+        if (trace_event(te, TE_EV_LEVEL, 0, p, 0, 0) < 0) return TE_NOMEMORY;
+        int r = te_close(te, g, &T, n, -1, NULL);
+        if (r == TE_SOLVED) *value = p;
+        if (r != TE_QUIET) return r;
+    }
+    return TE_QUIET;
+}
+
+int te_classify(Te *te, Grid *g, int gflag, int depth_limit, unsigned sub, int length_limit, int *depth, int *value)
+{
+    /* the depth level by level, keeping the puzzle's state and the one before the last level: the B
+     * rating starts from the puzzle, BxB and BxBB from the fixpoint of T&E(depth - 1) */
+    Grid start = *g, before = *g;
+    TeTheory T = {0, 0, gflag};
+    int r = outcome(g), n = 0;
+    *depth = *value = -1;
+    for (; n <= depth_limit && r == TE_QUIET; ++n) {
+        if (n && trace_event(te, TE_EV_LEVEL, 0, n, 0, 0) < 0) return TE_NOMEMORY;
+        before = *g;
+        r = te_close(te, g, &T, n, n - 1, NULL);
+        if (r == TE_SOLVED) *depth = n;
+    }
+    if (r == TE_SOLVED && n == 0) *depth = 0; /* solved before any level: no givens missing */
+    if (r != TE_SOLVED || !(sub >> *depth & 1u)) return r;
+    if (*depth <= 1) { /* depth 0 under gT&E is whips[1]'s, not BRT's: the rating says which */
+        *g = start;
+        return te_rate_braids(te, g, gflag, length_limit, value);
+    }
+    *g = before;
+    return te_sub_classify(te, g, *depth - 1, gflag, length_limit, value);
+}

@@ -1,0 +1,63 @@
+"""``sudorules select RATED.csv|- --where CONDITION [--split-by COLUMN -o DIR]``: filter and split
+rated collections (see :mod:`sudorules.collection.select`)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import click
+
+from ..collection.expression import where
+from ..collection.select import Writer, selected, write_split
+from ..collection.table import read_table
+from ..collection.template import row_template
+from ..errors import OptionError
+from ..output import check_output, open_output
+from . import main
+from .template_option import format_option
+
+
+@main.command()
+@click.argument("source", metavar="FILE|-")
+@click.option("--where", "condition", default=None, metavar="CONDITION",
+              help="Keep the rows that satisfy it, e.g. 'W >= 7 and B < W', \"status != 'solved'\": "
+                   "comparisons (== != < <= > >=) of columns, numbers and quoted texts, with and, or, not "
+                   "and parentheses.")
+@click.option("--split-by", "split_by", default=None, metavar="COLUMN",
+              help="One file per value of COLUMN (W-7.csv, W-8.csv, W-none.csv for unrated rows...) in the "
+                   "directory given by -o.")
+@click.option("-o", "--output", default=None, metavar="OUT|DIR",
+              help="Output file (default: stdout); with --split-by, the directory of the files (created "
+                   "if missing).")
+@click.option("--puzzles", is_flag=True, default=False,
+              help="Write a puzzle file (one 'puzzle tail' line per row) instead of the CSV.")
+@format_option("{puzzle} {W} {tail}")
+def select(source: str, condition: Optional[str], split_by: Optional[str], output: Optional[str], puzzles: bool,
+           template: Optional[str]) -> None:
+    """Select the rows of a CSV or Parquet output (rate, check, classify, select) that satisfy
+    --where, and write them whole (every column, the tail included) as CSV, as a puzzle file
+    (--puzzles) or in a --format layout; --split-by COLUMN -o DIR writes one file per level.
+
+    A column named in --where, --split-by or --format that the file does not have is an error
+    (status 2) before anything is written; so is a condition that does not parse."""
+    if puzzles and template is not None:
+        raise OptionError("--puzzles and --format both choose the lines written: give one of them")
+    if split_by is not None and output in (None, "-"):
+        raise OptionError("--split-by writes one file per level: give the directory with -o DIR")
+    if split_by is None:
+        check_output(output, inputs=[source])
+    table = read_table(source)
+    chosen = selected(table, where(condition, table.columns))
+    writer = Writer("puzzles" if puzzles else "template" if template is not None else "csv",
+                    row_template(template, table.columns))
+    writer.check(table)
+    if split_by is None:
+        with open_output(output, inputs=[source]) as stream:
+            writer.write(table, chosen, stream)
+        click.echo(f"selected {len(chosen)} of {len(table.rows)} rows", err=True)
+        return
+    assert output is not None
+    files = write_split(table, split_by, chosen, output, writer, inputs=[source])
+    click.echo(f"selected {len(chosen)} of {len(table.rows)} rows into {len(files)} file"
+               f"{'' if len(files) == 1 else 's'} in {output}: "
+               + ", ".join(f"{path.name} ({rows})" for path, rows in files), err=True)

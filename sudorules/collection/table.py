@@ -1,0 +1,155 @@
+"""The tables of our outputs, read as text: a CSV with a header (``check``, ``rate``, ``select``,
+``classify``) or a Parquet file (``rate -o NAME.parquet``, needs pyarrow), from a file or ``-``.
+
+Cells stay the text the output holds (a Parquet integer column gives ``7``, a missing value an
+empty cell), so that a row selected and written again is the row that was read.  Problems are
+one-line errors: an input that cannot be opened is an :class:`~sudorules.errors.InputError` (exit
+status 2), content that is not such a table a :class:`TableError` naming the file and line (1).
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import sys
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import InputError, OptionError, SudorulesError
+from ..extras import require
+from ..output import csv_text
+from ..reader import check_source
+
+BOM = "\ufeff"
+
+
+class TableError(SudorulesError):
+    """An input whose content is not a table of ours (exit status 1); the message names the file and line."""
+
+
+def unknown_column(option: str, name: str, columns: Sequence[str], where: str = "") -> OptionError:
+    """The one-line error for an option naming a column the table does not have, with the columns
+    and, for a near miss (``w``, ``TAIL``), the column meant."""
+    close = difflib.get_close_matches(name, columns, n=1, cutoff=0.6) or [c for c in columns if c.lower() == name.lower()]
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return OptionError(f"{option}: unknown column {name!r}{where} (the columns are: {', '.join(columns)}){hint}")
+
+
+@dataclass
+class Table:
+    """A table read from ``name``: its header, its rows (lists of cells, header order) and the line
+    (CSV) or row number (Parquet) of each row, for messages."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[str]]
+    lines: list[int]
+
+    def column(self, name: str) -> int:
+        """The index of column ``name`` (it must be there)."""
+        return self.columns.index(name)
+
+    def as_dict(self, row: Sequence[str]) -> dict[str, str]:
+        """A row as ``{column: cell}`` (what ``--format`` templates read)."""
+        return dict(zip(self.columns, row))
+
+
+def shown(name: str) -> str:
+    """An input's name as messages give it: ``stdin`` for ``-``."""
+    return "stdin" if name == "-" else name
+
+
+def read_bytes(name: str) -> bytes:
+    """The bytes of a file or of standard input (``-``); an :class:`InputError` when it cannot be read."""
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        try:
+            return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+        except OSError as error:
+            raise InputError(f"stdin: {error.strerror or error}") from None
+    check_source(name)
+    try:
+        with open(name, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"{name}: {error.strerror or error}") from None
+
+
+def is_parquet(name: str, data: bytes) -> bool:
+    """A Parquet file: by its name, or by its first bytes (``PAR1``) when read from a pipe."""
+    return name.lower().endswith(".parquet") or data.startswith(b"PAR1")
+
+
+def parquet_strings(name: str, data: bytes):
+    """A Parquet file as a pandas DataFrame of text cells (missing values empty); :class:`TableError`
+    when pyarrow is missing or the bytes are not Parquet."""
+    import pandas as pd
+
+    require("pyarrow", f"reading {shown(name)} (Parquet)")  # MissingDependencyError: status 2
+    try:
+        frame = pd.read_parquet(io.BytesIO(data))
+    except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
+        message = (str(error).splitlines() or [type(error).__name__])[0]
+        raise TableError(f"{shown(name)}: not a readable Parquet file ({message})") from None
+    return frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v))).astype(str)
+
+
+def read_table(name: str) -> Table:
+    """The table in file ``name`` (``-``: standard input), CSV or Parquet."""
+    data = read_bytes(name)
+    if is_parquet(name, data):
+        frame = parquet_strings(name, data)
+        columns = [str(c) for c in frame.columns]
+        _check_header(name, 1, columns)
+        return Table(shown(name), columns, frame.values.tolist(), list(range(2, len(frame) + 2)))
+    return csv_table(name, table_text(name, data))
+
+
+def table_text(name: str, data: bytes) -> str:
+    """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise TableError(f"{shown(name)} line {line}: not UTF-8 text (byte 0x{data[error.start]:02x}); "
+                         "is it the right file?") from None
+    return text[len(BOM):] if text.startswith(BOM) else text
+
+
+def csv_table(name: str, text: str) -> Table:
+    """A CSV text with a header line; blank lines are skipped; a row with another number of cells
+    than the header is an error naming its line."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    columns: list[str] = []
+    rows, lines = [], []
+    start = 1
+    try:
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            if not cells or (len(cells) == 1 and not cells[0].strip()):
+                continue
+            if not columns:
+                if len(cells) < 2:
+                    raise TableError(f"{shown(name)} line {line}: {cells[0][:40]!r} is not the header of a CSV "
+                                     "output (check, rate, classify, select); a puzzle file? rate or check it first")
+                columns = [c.strip() for c in cells]
+                _check_header(name, line, columns)
+                continue
+            if len(cells) != len(columns):
+                raise TableError(f"{shown(name)} line {line}: {len(cells)} cells, the header has {len(columns)}")
+            rows.append([csv_text(cell) for cell in cells])  # '=... as our outputs write it: =...
+            lines.append(line)
+    except csv.Error as error:
+        raise TableError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
+    if not columns:
+        raise TableError(f"{shown(name)}: empty (no header line)")
+    return Table(shown(name), columns, rows, lines)
+
+
+def _check_header(name: str, line: int, columns: list[str]) -> None:
+    seen = set()
+    for column in columns:
+        if column in seen:
+            raise TableError(f"{shown(name)} line {line}: column {column!r} appears twice in the header")
+        seen.add(column)

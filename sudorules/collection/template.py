@@ -1,0 +1,150 @@
+"""``--format TEMPLATE``: one text line per row, the user's layout over the columns.
+
+serate users write ``--format='%r %p %d %g'`` and gsf users ``-f...`` to get one line per puzzle in
+their own layout; here a template names the columns of the command's CSV output between braces::
+
+    --format '{puzzle} {W} {B} {tail}'
+
+A field may carry a format spec after a colon (``{W:>2}``: right-aligned on two characters,
+``{puzzle:.20}``: the first 20 characters, ``{seconds:.2f}``: the cell read as a number); ``{{`` and ``}}`` are literal braces, ``\\t`` a tab and
+``\\\\`` a backslash.  Every field must name a column of the command's output: an unknown one (a typo,
+``{SER}`` on a file that has none) is an :class:`~sudorules.errors.OptionError` naming it and the
+columns, raised when the template is made, before any work.  The template is parsed here, never
+handed to ``str.format`` (whose ``{0.__class__}`` fields reach into Python objects).
+
+A :class:`RowTemplate` takes a row as a dict ``{column: cell}``; every command that writes rows
+(``check``, ``rate``, ``select``, ``classify``) formats them with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Mapping, Optional, Sequence, Union
+
+from ..errors import OptionError
+from .table import unknown_column
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    spec: str = ""
+
+
+class RowTemplate:
+    """A parsed ``--format`` template, checked against the ``columns`` the rows will have."""
+
+    def __init__(self, text: str, columns: Sequence[str], option: str = "--format"):
+        self.text = text
+        self.option = option
+        self.parts: tuple[Union[str, _Field], ...] = tuple(self._parse(text))
+        known = list(columns)
+        for part in self.parts:
+            if isinstance(part, _Field) and part.name not in known:
+                raise unknown_column(option, part.name, known)
+        if not any(isinstance(part, _Field) for part in self.parts):
+            raise OptionError(f"{option}: {text!r} names no column; write them between braces, e.g. "
+                              f"'{{{known[0] if known else 'puzzle'}}}'")
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The column names the template uses, in order (repeats kept)."""
+        return tuple(part.name for part in self.parts if isinstance(part, _Field))
+
+    def render(self, row: Mapping[str, object]) -> str:
+        """The row's line, without the newline (a missing or ``None`` cell is empty)."""
+        out = []
+        for part in self.parts:
+            if isinstance(part, str):
+                out.append(part)
+                continue
+            value = row.get(part.name)
+            text = "" if value is None else str(value)
+            out.append(_formatted(text, part.spec) if part.spec else text)
+        return "".join(out)
+
+    def line(self, row: Mapping[str, object]) -> str:
+        """The row's line with its newline."""
+        return self.render(row) + "\n"
+
+    def lines(self, rows: Iterable[Mapping[str, object]]) -> Iterator[str]:
+        """One line (with its newline) per row."""
+        for row in rows:
+            yield self.line(row)
+
+    def _error(self, at: int, why: str) -> OptionError:
+        return OptionError(f"{self.option}: {why} at character {at + 1} of {self.text!r}")
+
+    def _parse(self, text: str) -> Iterator[Union[str, _Field]]:
+        literal: list[str] = []
+        i = 0
+        while i < len(text):
+            char = text[i]
+            if char == "\\" and i + 1 < len(text) and text[i + 1] in "t\\":
+                literal.append("\t" if text[i + 1] == "t" else "\\")
+                i += 2
+            elif char in "{}" and text[i:i + 2] in ("{{", "}}"):
+                literal.append(char)
+                i += 2
+            elif char == "}":
+                raise self._error(i, "a '}' closes no field (write '}}' for a brace)")
+            elif char == "{":
+                end = text.find("}", i + 1)
+                if end < 0:
+                    raise self._error(i, "a '{' is not closed (write '{{' for a brace)")
+                inside = text[i + 1:end]
+                if "{" in inside:
+                    raise self._error(i, "a field holds a '{'")
+                if literal:
+                    yield "".join(literal)
+                    literal = []
+                yield self._field(inside, i)
+                i = end + 1
+            elif char in "\n\r":
+                raise self._error(i, "a line break (the template makes one line per row)")
+            else:
+                literal.append(char)
+                i += 1
+        if literal:
+            yield "".join(literal)
+
+    def _field(self, inside: str, at: int) -> _Field:
+        name, colon, spec = inside.partition(":")
+        name = name.strip()
+        if not name:
+            raise self._error(at, "an empty field '{}'")
+        if colon:
+            try:
+                format(_sample(spec), spec)
+            except ValueError as error:
+                raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
+        return _Field(name, spec)
+
+
+#: format spec types that read the cell as a number (``{seconds:.2f}``, ``{W:03d}``)
+_FLOAT_TYPES, _INT_TYPES = set("eEfFgG%"), set("dnxXob")
+
+
+def _sample(spec: str) -> object:
+    """A value of the kind the spec formats: text, a float or an int (to check the spec)."""
+    kind = spec[-1:] if spec else ""
+    return 0.0 if kind in _FLOAT_TYPES else 0 if kind in _INT_TYPES else ""
+
+
+def _formatted(text: str, spec: str) -> str:
+    """The cell under its spec; a numeric spec reads the cell as a number, and a cell that is not
+    one (an empty rating) is padded as text to the spec's width."""
+    kind = _sample(spec)
+    if isinstance(kind, str):
+        return format(text, spec)
+    try:
+        number = float(text)
+        return format(int(number) if isinstance(kind, int) and number.is_integer() else number, spec)
+    except (ValueError, OverflowError):
+        width = "".join(c for c in spec.split(".")[0] if c.isdigit()).lstrip("0")
+        return format(text, f">{width}") if width else text
+
+
+def row_template(text: Optional[str], columns: Sequence[str], option: str = "--format") -> Optional[RowTemplate]:
+    """The template of a ``--format`` option, checked against ``columns``; None when not given."""
+    return None if text is None else RowTemplate(text, columns, option)

@@ -1,0 +1,84 @@
+"""The one place where option values are checked: job counts, time limits, memory limits.
+
+The command line (``--jobs``, ``--time-limit``, ``--minutes``, ``--memory-limit``, through the click
+types of :mod:`sudorules.cli.options`) and the Python API (``rate(jobs=...)``, ``solve(time_limit=...)``,
+:class:`~sudorules.batch.runner.RateOptions`) call the same functions, so a value means the same thing
+and is refused with the same words everywhere:
+
+* a number of jobs is an integer from 1; more than :data:`JOBS_PER_CORE` times the cores is capped
+  there, with a message: 10**20 workers would otherwise fork until the machine stops answering (331
+  processes and 3.7 GB in 15 s, issue 27), and more processes than that only compete for the cores;
+* a time in seconds is a finite number (``nan`` and ``inf`` are refused: ``nan`` passes every ``<``
+  test and would have meant "no limit" in one place and "stop at once" in another);
+* a memory limit is a whole number of MiB from 0 (0: no limit), the unit of the CLI and the API alike.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from .errors import OptionError
+
+#: at most this many jobs per core (``--jobs`` above it is capped, with a message)
+JOBS_PER_CORE = 4
+#: the shortest time limit, in seconds: below it a rule engine has not even started
+MIN_TIME_LIMIT = 0.1
+
+
+def _bad(name: str, reason: str) -> OptionError:
+    return OptionError(f"{name}: {reason}", reason)
+
+
+def max_jobs() -> int:
+    """The most jobs a run may use: :data:`JOBS_PER_CORE` times the cores this process may use."""
+    from .batch.pool import cpu_count
+
+    return JOBS_PER_CORE * cpu_count()
+
+
+def capped_jobs(jobs: int, name: str = "jobs") -> tuple[int, Optional[str]]:
+    """``(jobs to use, message)``: ``jobs`` itself and None, or the cap and the message saying so;
+    :class:`OptionError` for a value below 1 or not an integer."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise _bad(name, f"{jobs!r} is not a whole number")
+    if jobs < 1:
+        raise _bad(name, f"{jobs} is below 1")
+    most = max_jobs()
+    if jobs <= most:
+        return jobs, None
+    return most, (f"{name} {jobs} is more than {JOBS_PER_CORE} per core "
+                  f"({most // JOBS_PER_CORE} core{'s' if most > JOBS_PER_CORE else ''}): using {most}")
+
+
+def check_duration(value: float, name: str = "time limit", minimum: float = MIN_TIME_LIMIT,
+                   unit: str = "seconds") -> float:
+    """``value`` as a float when it is a finite number of ``unit`` above 0 and at least ``minimum``,
+    else :class:`OptionError` (``nan``, ``inf``, text, a negative or too short time)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise _bad(name, f"{value!r} is not a number of {unit}") from None
+    if not math.isfinite(number):
+        raise _bad(name, f"{value!r} is not a finite number of {unit}")
+    if number <= 0:
+        raise _bad(name, f"{value!r} is not a positive number of {unit}")
+    if number < minimum:
+        raise _bad(name, f"{value!r} is below the minimum of {minimum:g} {unit}")
+    return number
+
+
+def check_time_limit(value: Optional[float], name: str = "time limit") -> Optional[float]:
+    """A time limit per puzzle in seconds (None: no limit), at least :data:`MIN_TIME_LIMIT`."""
+    return None if value is None else check_duration(value, name)
+
+
+def check_memory_mib(value: Optional[int], name: str = "memory limit") -> Optional[int]:
+    """A memory limit in MiB (None: the default, 0: no limit): a whole number from 0."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(name, f"{value!r} is not a whole number of MiB")
+    if value < 0:
+        raise _bad(name, f"{value} is below 0 (0 means no limit)")
+    return value

@@ -1,0 +1,316 @@
+"""Working with collections (issue 26): tails kept by check / rate / select, ``--format`` templates,
+``select --where`` and ``--split-by``, and stats finding the tries in a rated file.
+
+The sample is the first 12 lines of the published controlled-bias collection cb-001 (puzzle and the
+generator's tries), with their published W ratings, copied here so that the tests run without
+../shared."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import operator
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudorules.cli import main
+from sudorules.collection.expression import Condition
+from sudorules.collection.template import RowTemplate
+from sudorules.errors import OptionError
+
+CB_SAMPLE = """\
+....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38 200314
+..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1. 1.16171e+06
+1.3.5..8...6....2.......4.5.1.5.......82..34...789.5.23....2..18......3..41...... 433294
+12.....8......9.....9.2.4....4..7..6.....1.4..7....35..4..6.5....2374.1....2..9.. 45367
+1...56......7...2...9.2.......5.8.76..8..4..19...6...........9.6.......7.713...54 89918
+1.....7..456.891....9......2..5.7.9.........4.68...5....2.4.8.66..2....1.9..3.... 40826
+.2....7.....7...23..91...6..1.........5..7....6..3..51.386.19......9...49..3..8.6 86076
+.23.5.7.9.....91..7..........46.....3......1..9.241.3.5....2.76...8..9.........51 441326
+..345..8.4.6...1.3.....3..5.1...59.8...91.5..6.......75423.8.............37.6...4 233177
+..3.....9..678....78.1.3.6.21.......3...4........91.42......3.......7...9.15..8.4 1674
+...4....9...78.1....9.2...52....53.836...2.948......1..7....2.6638.........5.7... 39917
+1....6.89..67......8......5..4.9....3..24.....6...5..2..2.3.694..8....31..1...2.. 192170
+"""
+CB_W = [2, 4, 3, 0, 3, 4, 2, 5, 2, 1, 0, 2]
+CB_LINES = [line.split() for line in CB_SAMPLE.splitlines()]
+
+
+def run(args, stdin: str = "", code: int = 0):
+    result = CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+    assert result.exit_code == code, (args, result.exit_code, result.stdout, result.stderr)
+    return result
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory) -> Path:
+    """The sample rated for W (one worker), as ``rate -o`` writes it."""
+    folder = tmp_path_factory.mktemp("rated")
+    (folder / "cb.txt").write_text(CB_SAMPLE)
+    run(["rate", folder / "cb.txt", "--rating", "W,B", "--jobs", 1, "-o", folder / "cb.csv", "--no-progress"])
+    return folder / "cb.csv"
+
+
+# --- tails ----------------------------------------------------------------------------------------
+def test_rate_keeps_each_tail_and_stats_finds_the_tries_in_the_rated_file(rated):
+    rows = csv_rows(rated.read_text())
+    assert list(rows[0]) == ["puzzle", "clues", "W", "B", "status", "seconds", "tail", "error"]
+    assert [(r["puzzle"], r["tail"]) for r in rows] == [(p, t) for p, t in CB_LINES]
+    assert [int(r["W"]) for r in rows] == CB_W
+    from_puzzles = json.loads(run(["stats", rated.parent / "cb.txt", "--json"]).stdout)["minimals"]
+    from_rated = json.loads(run(["stats", rated, "--json"]).stdout)["minimals"]
+    assert from_puzzles is not None and from_rated == from_puzzles
+    assert from_rated["total_tries"] == pytest.approx(sum(float(t) for _, t in CB_LINES))
+
+
+def test_check_keeps_tails_of_every_kind_in_the_tail_column(tmp_path):
+    serate = "ED=9.0/1.2/1.2"
+    lines = [f"{CB_LINES[0][0]} {CB_LINES[0][1]}", f"{CB_LINES[1][0]}\t{serate}", CB_LINES[2][0],
+             "1" * 81 + " kept even here"]
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n")
+    rows = csv_rows(run(["check", tmp_path / "in.txt"], code=1).stdout)  # the last line is invalid
+    assert list(rows[0])[-2:] == ["tail", "error"]
+    assert [r["tail"] for r in rows] == [CB_LINES[0][1], serate, "", "kept even here"]
+    assert rows[3]["error"] and not rows[0]["error"]
+
+
+def test_an_output_written_before_tails_resumes_in_its_own_columns(rated, tmp_path):
+    """Decision: an old output (no tail column) is resumed, not refused; its columns stay as they
+    were, a note says the tails are not there, and every row is the same as a fresh run's."""
+    fresh = list(csv.reader(rated.open()))
+    at = fresh[0].index("tail")
+    old = [row[:at] + row[at + 1:] for row in fresh]
+    output = tmp_path / "old.csv"
+    timed_out = old[2][:2] + ["", "", "timeout"] + old[2][5:]  # a row to rate again (--retry)
+    with output.open("w", newline="") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(old[:2] + [timed_out] + old[3:5])  # header and 4 rows
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    result = run(["rate", tmp_path / "cb.txt", "--rating", "W,B", "--jobs", 1, "-o", output, "--no-progress",
+                  "--retry", "timeout"])
+    assert "no tail column" in result.stderr and "3 already done" in result.stderr
+    assert "1 earlier row replaced" in result.stderr
+    resumed = list(csv.reader(output.open()))
+    assert resumed[0] == old[0] and len(resumed) == len(old)
+    seconds = old[0].index("seconds")
+    assert [r[:seconds] + r[seconds + 1:] for r in resumed] == [r[:seconds] + r[seconds + 1:] for r in old]
+
+
+# --- --format -------------------------------------------------------------------------------------
+def test_rate_and_check_format_one_line_per_puzzle_from_the_columns(rated, tmp_path):
+    source = rated.parent / "cb.txt"
+    # rate writes standard output through its file descriptor (one write per row): a real process
+    done = subprocess.run([sys.executable, "-m", "sudorules", "rate", source, "--rating", "W,B", "--jobs", "1",
+                           "--no-progress", "--format", "{puzzle} {W} {B} {tail}"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines == [f"{r['puzzle']} {r['W']} {r['B']} {r['tail']}" for r in csv_rows(rated.read_text())]
+    checked = csv_rows(run(["check", source]).stdout)
+    lines = run(["check", source, "--format", "{clues:>3}|{minimal}\\t{tail}"]).stdout.splitlines()
+    assert lines == [f"{r['clues']:>3}|{r['minimal']}\t{r['tail']}" for r in checked]
+
+
+@pytest.mark.parametrize("command", ["rate", "check"])
+def test_an_unknown_format_field_is_a_one_line_error_before_any_work(command, tmp_path):
+    (tmp_path / "in.txt").write_text(CB_SAMPLE)
+    result = run([command, tmp_path / "in.txt", "--format", "{puzzle} {SER}"], code=2)
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "unknown column 'SER'" in result.stderr
+    assert "rated" not in result.stderr  # rate stopped before its summary: nothing was rated
+
+
+def test_rate_format_is_for_standard_output_not_the_resumable_file(tmp_path):
+    (tmp_path / "in.txt").write_text(CB_SAMPLE)
+    result = run(["rate", tmp_path / "in.txt", "--format", "{puzzle}", "-o", tmp_path / "out.csv"], code=2)
+    assert "--format" in result.stderr and not (tmp_path / "out.csv").exists()
+
+
+def test_a_template_reads_a_row_dict_and_refuses_what_it_cannot_format():
+    template = RowTemplate("{puzzle:.5} {W:>2}|{seconds:.1f}|{{x}}\\t{tail}", ["puzzle", "W", "seconds", "tail"])
+    assert template.fields == ("puzzle", "W", "seconds", "tail")
+    assert template.render({"puzzle": "123456789", "W": "7", "seconds": "0.26", "tail": "t"}) == "12345  7|0.3|{x}\tt"
+    assert template.render({"puzzle": "1", "W": "", "seconds": "", "tail": None}) == "1   ||{x}\t"
+    assert RowTemplate("{seconds:6.2f}|", ["seconds"]).render({"seconds": ""}) == "      |"  # padded as text
+    for text, words in [("{X}", "unknown column 'X'"), ("{puzle}", "did you mean 'puzzle'"),
+                        ("{W", "not closed"), ("W}", "closes no field"), ("{}", "empty field"),
+                        ("{W:.2q}", "bad format spec"), ("no field", "names no column"),
+                        ("{puzzle.__class__}", "unknown column"), ("{W}\n{W}", "line break")]:
+        with pytest.raises(OptionError, match=words):
+            RowTemplate(text, ["puzzle", "W", "seconds", "tail"])
+
+
+# --- select ---------------------------------------------------------------------------------------
+def test_select_where_keeps_the_rows_that_satisfy_the_condition_verbatim(rated):
+    text = rated.read_text()
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    w, b = header.index("W"), header.index("B")
+    expected = [r for r in body if int(r[w]) >= 3 and int(r[b]) < 5 or r[header.index("tail")] == "1674"]
+    result = run(["select", "-", "--where", "(W >= 3 and B < 5) or tail == '1674'"], stdin=text)
+    assert list(csv.reader(io.StringIO(result.stdout))) == [header] + expected
+    assert f"selected {len(expected)} of {len(body)} rows" in result.stderr
+    lines = run(["select", rated, "--where", "W >= 3 and B < 5 or tail == '1674'", "--puzzles"]).stdout
+    assert lines.splitlines() == [f"{r[0]} {r[header.index('tail')]}" for r in expected]
+
+
+def test_select_reads_parquet_outputs_of_rate(tmp_path):
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    run(["rate", tmp_path / "cb.txt", "--jobs", 1, "-o", tmp_path / "cb.parquet", "--no-progress"])
+    frame = pd.read_parquet(tmp_path / "cb.parquet")
+    lines = run(["select", tmp_path / "cb.parquet", "--where", "W >= 3", "--format", "{puzzle} {W} {tail}"]).stdout
+    assert lines.splitlines() == [f"{p} {w} {t}" for p, w, t in zip(frame["puzzle"], frame["W"], frame["tail"])
+                                  if w >= 3]
+
+
+def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path):
+    rows = csv_rows(rated.read_text())
+    rows[3]["W"] = ""  # an unrated row goes to W-none
+    source = tmp_path / "rated.csv"
+    with source.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    result = run(["select", source, "--split-by", "W", "-o", tmp_path / "by-w"])
+    levels = sorted({r["W"] for r in rows if r["W"]}, key=int)
+    expected = [f"W-{level}.csv" for level in levels] + ["W-none.csv"]
+    assert sorted(p.name for p in (tmp_path / "by-w").iterdir()) == sorted(expected)
+    assert all(name in result.stderr for name in expected) and f"of {len(rows)} rows into" in result.stderr
+    for name in expected:
+        level = name[2:-4]
+        part = csv_rows((tmp_path / "by-w" / name).read_text())
+        assert part == [r for r in rows if r["W"] == ("" if level == "none" else level)]
+    run(["select", source, "--where", "W >= 2", "--split-by", "W", "-o", tmp_path / "txt", "--puzzles"])
+    for level in [lv for lv in levels if int(lv) >= 2]:
+        text = (tmp_path / "txt" / f"W-{level}.txt").read_text()
+        assert text == "".join(f"{r['puzzle']} {r['tail']}\n" for r in rows if r["W"] == level)
+    assert not (tmp_path / "txt" / "W-none.txt").exists() and not (tmp_path / "txt" / "W-0.txt").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--where", "Wx >= 7"], "unknown column 'Wx'"),
+    (["--where", "W >= 7 and"], "expected a column"),
+    (["--where", "W"], "W alone is not a condition"),
+    (["--split-by", "SER", "-o", "split"], "--split-by: unknown column 'SER'"),
+    (["--split-by", "W", "-o", "-"], "give the directory with -o DIR"),
+    (["--format", "{W} {SER}"], "unknown column 'SER'"),
+    (["--puzzles", "--format", "{W}"], "give one of them"),
+])
+def test_select_refuses_bad_options_in_one_line_and_writes_nothing(rated, tmp_path, args, words):
+    result = run(["select", rated, *args, *([] if "-o" in args else ["-o", tmp_path / "out.csv"])], code=2)
+    assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_select_refuses_a_file_that_is_no_table_in_one_line(tmp_path):
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    result = run(["select", tmp_path / "cb.txt", "--where", "W > 1"], code=1)
+    assert "not the header of a CSV output" in result.stderr and result.stderr.count("\n") == 1
+    (tmp_path / "bad.csv").write_text("puzzle,W\np,1\nq,2,3\n")
+    assert "line 3: 3 cells, the header has 2" in run(["select", tmp_path / "bad.csv"], code=1).stderr
+    assert "no such file" in run(["select", tmp_path / "nonexist.csv"], code=2).stderr
+
+
+# --- the condition language against a reference written from its documented meaning ---------------
+COLUMNS = ["W", "B", "status"]
+CELLS = {"W": st.sampled_from(["", "0", "2", "7", "10", "7.5", "x"]), "B": st.sampled_from(["", "1", "2", "7", "12"]),
+         "status": st.sampled_from(["solved", "timeout", "", "7"])}
+OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+       ">=": operator.ge}
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+@st.composite
+def comparisons(draw):
+    """(text, reference function of a row dict) for one comparison, per the module's documented rules."""
+    op = draw(st.sampled_from(sorted(OPS)))
+    compare = OPS[op]
+    column = draw(st.sampled_from(COLUMNS))
+    kind = draw(st.sampled_from(["number", "text", "column"]))
+    if kind == "number":
+        value = draw(st.sampled_from([0, 2, 7, 7.5, -1]))
+
+        def reference(row):
+            cell = _number(row[column])
+            return cell is not None and compare(cell, value)
+        return f"{column} {op} {value}", reference
+    if kind == "text":
+        value = draw(st.sampled_from(["", "solved", "7", "x"]))
+        return f"{column} {op} '{value}'", lambda row: compare(row[column], value)
+    other = draw(st.sampled_from(COLUMNS))
+
+    def reference(row):
+        a, b = row[column], row[other]
+        if a == "" or b == "":
+            return False
+        x, y = _number(a), _number(b)
+        return compare(x, y) if x is not None and y is not None else compare(a, b)
+    return f"{column} {op} {other}", reference
+
+
+def conditions():
+    def extend(children):
+        return st.one_of(
+            st.tuples(children, children).map(lambda p: (f"({p[0][0]}) and ({p[1][0]})",
+                                                          lambda r, p=p: p[0][1](r) and p[1][1](r))),
+            st.tuples(children, children).map(lambda p: (f"({p[0][0]}) or ({p[1][0]})",
+                                                          lambda r, p=p: p[0][1](r) or p[1][1](r))),
+            children.map(lambda c: (f"not ({c[0]})", lambda r, c=c: not c[1](r))))
+    return st.recursive(comparisons(), extend, max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(condition=conditions(), rows=st.lists(st.fixed_dictionaries(CELLS), min_size=1, max_size=8))
+def test_conditions_select_what_their_documented_meaning_says(condition, rows):
+    text, reference = condition
+    parsed = Condition(text, COLUMNS)
+    table = [[row[c] for c in COLUMNS] for row in rows]
+    assert parsed.select(table) == [i for i, row in enumerate(rows) if reference(row)], text
+
+
+def test_classify_keeps_tails_formats_its_rows_and_select_reads_its_output(tmp_path):
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    output = tmp_path / "classified.csv"
+    run(["classify", tmp_path / "cb.txt", "--jobs", 1, "-o", output, "--no-progress"])
+    rows = csv_rows(output.read_text())
+    assert [(r["puzzle"], r["tail"]) for r in rows] == [(p, t) for p, t in CB_LINES]
+    done = subprocess.run([sys.executable, "-m", "sudorules", "classify", tmp_path / "cb.txt", "--jobs", "1",
+                           "--no-progress", "--format", "{puzzle} {te_depth} {B}{BxB}{BxBB} {tail}"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{r['puzzle']} {r['te_depth']} {r['B']}{r['BxB']}{r['BxBB']} {r['tail']}"
+                                        for r in rows]
+    chosen = run(["select", output, "--where", "te_depth == 1 and B >= 3", "--puzzles"]).stdout
+    assert chosen.splitlines() == [f"{r['puzzle']} {r['tail']}" for r in rows if r["te_depth"] == "1"
+                                   and int(r["B"]) >= 3]
+    assert "unknown column 'W'" in run(["classify", tmp_path / "cb.txt", "--format", "{W}"], code=2).stderr
+
+
+def test_canonical_forms_keep_their_tails_alike_in_canon_and_check(tmp_path):
+    """canon's lines (form, then the record's tail) are what check --canonical --format writes from
+    its canonical and tail columns."""
+    (tmp_path / "cb.txt").write_text(CB_SAMPLE)
+    canon = run(["canon", tmp_path / "cb.txt"]).stdout.splitlines()
+    checked = run(["check", tmp_path / "cb.txt", "--canonical", "--format", "{canonical} {tail}"]).stdout
+    assert canon == checked.splitlines() and [line.split()[1] for line in canon] == [t for _, t in CB_LINES]
+    rows = csv_rows(run(["check", tmp_path / "cb.txt", "--canonical"]).stdout)
+    assert list(rows[0])[-3:] == ["canonical", "tail", "error"]

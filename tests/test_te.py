@@ -1,0 +1,308 @@
+"""The compiled T&E engine (generator/te.c, sudorules/engine/te.py): the B and gB ratings, the
+T&E-depth classification with B, BxB and BxBB, T&E paths and their verification, classify and the
+new ratings of rate.
+
+Without ../shared: a small sample of SHC's example sets (their published values beside each puzzle,
+F. Cordoliani's SHC, CSP-Rules XTERNS/SHC/examples, GPL data), generated puzzles rated by the rules
+and by the compiled engine, and a plain-Python T&E (tests/reference_te.py).  With ../shared: SHC's
+four example sets and the published B and gB of cb-001, a stratified sample by default, all of it
+under ``-m slow``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import subprocess
+import sys
+from collections import defaultdict
+
+import pytest
+
+from sudorules import Puzzle, core
+from sudorules.engine import te
+from sudorules.engine.solver import Solver
+from sudorules.enums import Status
+from sudorules import generate_puzzles
+from sudorules.resolution.notation import read_path
+from sudorules.resolution.path import format_path
+from sudorules.resolution.steps import Resolution
+from sudorules.resolution.verify import check_te, replay
+
+from conftest import ORACLE
+from reference_te import te_solves
+
+SHC = ORACLE / "shc-examples"
+
+#: (puzzle, classification, published value) from SHC's example sets: TE-input (T&E-depth),
+#: B-input (B), BxB-input (BxB), BxBB-input (BxBB); their expected outputs as shipped with SHC
+SHC_SAMPLE = [
+    ("...456..9..6.......891..45.2.........7..9.....35......397...5.......4.72.....5361", "TE", 0),
+    (".23....8.......12.7.91.........97.46...3....29..6......6.9..5.457.....98.....4...", "TE", 1),
+    ("...45...........23..91.34...1...753.....1.8..6.5.......723...48.6......7.3.5.8...", "TE", 1),
+    (".2..5..8...71.....6....3...2.16.....3....7....7..2.5........84.7.....92..9..4...5", "TE", 2),
+    (".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.", "B", 3),
+    ("..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75", "B", 5),
+    ("..34...8.......1.37.....5.42...9....5.71..4...6...7....7...2.....58....19...6....", "BxB", 2),
+    ("...4..78......92..6...7...1.6..1...53..........5..84...3.....2.71.9.......6.3...7", "BxB", 3),
+    ("...4...89..7..92......3...526...1.....19.....7.....1..5...9..4...6..29.....8....3", "BxB", 4),
+    ("1.3.56....571.9...69.37......1.93..75.96.73.....51.......96..........4....5...86.", "BxBB", 2),
+]
+DEPTH_OF = {"B": 1, "BxB": 2, "BxBB": 3}
+
+
+def _puzzle(text: str) -> Puzzle:
+    return Puzzle.from_string(text)
+
+
+def _solution(puzzle: Puzzle) -> list[int]:
+    count, solution = core.solution_status(puzzle)
+    assert count == 1
+    return list(solution)
+
+
+@pytest.mark.parametrize("text, kind, published", SHC_SAMPLE)
+def test_classification_equals_shc_on_its_examples(text, kind, published):
+    puzzle = _puzzle(text)
+    found = te.classify(puzzle, solution=_solution(puzzle))
+    assert found.status is Status.SOLVED
+    if kind == "TE":
+        assert found.depth == published
+    else:
+        assert (found.depth, found.value) == (DEPTH_OF[kind], published)
+        assert found.columns()[kind] == published
+    # without the solution (it only spares work at depth 0), the same answer
+    assert te.classify(puzzle) == found
+
+
+def test_te1_agrees_with_a_plain_python_t_and_e():
+    """Depth 0 and 1 puzzles are solved by the reference T&E(1); a depth-2 puzzle is not (and its
+    T&E(2) is checked below by verifying its path)."""
+    for text, kind, published in SHC_SAMPLE:
+        depth = published if kind == "TE" else DEPTH_OF[kind]
+        if depth > 2 or (depth == 2 and kind != "TE"):
+            continue
+        puzzle = _puzzle(text)
+        assert te_solves(puzzle, 1) == (depth <= 1), text
+        assert te.in_te1(puzzle) == (depth <= 1)
+
+
+def _generated(n: int, seed: int) -> list[Puzzle]:
+    return [Puzzle.from_string(p) for p in generate_puzzles("controlled-bias", n, seed=seed)["puzzle"]]
+
+
+def _rules_against_compiled(puzzles: list[Puzzle], theories: tuple[str, ...]) -> None:
+    solver = Solver()
+    for puzzle in puzzles:
+        solution = _solution(puzzle)
+        for theory in theories:
+            rules = solver.solve(puzzle, theory, solution=solution)
+            compiled = te.rate_braids(puzzle, g=theory == "gB", solution=solution)
+            assert compiled.status is Status.SOLVED
+            assert compiled.value == rules.rating, (str(puzzle), theory)
+
+
+def test_compiled_b_and_gb_equal_the_rules_on_generated_puzzles():
+    puzzles = _generated(6, seed=41)
+    _rules_against_compiled(puzzles, ("B",))
+    _rules_against_compiled(puzzles[:2], ("gB",))
+
+
+@pytest.mark.slow
+def test_compiled_b_and_gb_equal_the_rules_on_more_generated_puzzles():
+    _rules_against_compiled(_generated(40, seed=43), ("B", "gB"))
+
+
+def test_braid_ratings_beyond_t_and_e_1():
+    """A T&E(2) puzzle has no B: told at once (beyond-te1), with the reason."""
+    puzzle = _puzzle(SHC_SAMPLE[3][0])
+    for g in (False, True):
+        rating = te.rate_braids(puzzle, g=g)
+        assert rating.status is Status.BEYOND_TE1 and rating.value is None
+        assert "T&E(1)" in rating.error
+
+
+def _te_resolution(text: str, theory: str) -> tuple[Puzzle, list[int], Resolution]:
+    puzzle = _puzzle(text)
+    solution = _solution(puzzle)
+    return puzzle, solution, Solver().solve(puzzle, theory, solution=solution)
+
+
+@pytest.mark.parametrize("text, theory, value", [
+    (SHC_SAMPLE[1][0], "TE1", 1), (SHC_SAMPLE[3][0], "TE2", 2), (SHC_SAMPLE[6][0], "BxB", 2),
+])
+def test_t_and_e_paths_verify_and_read_back(text, theory, value):
+    puzzle, solution, resolution = _te_resolution(text, theory)
+    assert resolution.status == "solved" and resolution.rating == value
+    report = replay(puzzle, resolution.steps, solution)
+    assert report.ok, report.problems[:1]
+    assert report.state.is_solved()
+    contexts = [s for s in resolution.steps if s.context is not None]
+    assert contexts, "a T&E path eliminates by contexts"
+    # the printed path reads back to the same steps, contexts included, and re-verifies
+    printed = format_path(resolution, puzzle)
+    again_puzzle, again = read_path(printed)
+    assert again_puzzle == puzzle
+    assert [s.text() for s in again] == [s.text() for s in resolution.steps]
+    assert [s.context for s in again] == [s.context for s in resolution.steps]
+    assert replay(puzzle, again, solution).ok
+    # --brief: one line per T&E step, the same targets
+    brief = format_path(resolution, puzzle, brief=True)
+    assert "contradiction: no candidate" not in brief
+    assert len(brief.splitlines()) < len(printed.splitlines())
+    # JSON keeps the contexts
+    assert Resolution.from_json(resolution.to_json()).steps == resolution.steps
+
+
+def test_the_checker_rejects_a_context_that_does_not_contradict():
+    from sudorules.resolution.state import ResolutionState
+    from sudorules.resolution.steps import Context, CspVariable, Step
+
+    puzzle, solution, resolution = _te_resolution(SHC_SAMPLE[3][0], "TE2")
+    state = ResolutionState(puzzle)
+    for step in resolution.steps:  # the first T&E(2) step, whose context holds T&E(1) steps
+        if step.context is not None and any(s.context is not None for s in step.context.steps):
+            break
+        state.eliminate_all(step.eliminations)
+        for candidate in step.assertions:
+            state.assert_value(candidate)
+    else:
+        pytest.fail("no T&E(2) step with nested contexts")
+    context = step.context
+    assert check_te(state, step) == []
+    cut = Step(step.rule, step.level, step.eliminations,
+               context=Context(context.hypothesis, context.steps[:-1], context.contradiction))
+    assert check_te(state, cut), "a context without its last step must not reach the contradiction"
+    hypothesis = context.hypothesis
+    decided = CspVariable("rc", hypothesis.row, hypothesis.column)  # holds the hypothesis: never empty
+    wrong_end = Step(step.rule, step.level, step.eliminations,
+                     context=Context(hypothesis, context.steps, decided))
+    assert "still has a value" in check_te(state, wrong_end)[0]
+    wrong_level = Step("T&E(1)", 1, step.eliminations, context=context)  # nested T&E(1) steps not allowed
+    assert "T&E" in check_te(state, wrong_level)[0]
+    other = next(c for c in state.all_candidates() if c != hypothesis)
+    wrong_target = Step(step.rule, step.level, (other,), context=context)
+    assert "eliminates its hypothesis" in check_te(state, wrong_target)[0]
+
+
+def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sudorules", *args], input=stdin, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_classify_command(tmp_path):
+    source = tmp_path / "p.txt"
+    sample = [SHC_SAMPLE[0], SHC_SAMPLE[1], SHC_SAMPLE[6], SHC_SAMPLE[9]]
+    source.write_text("".join(text + "\n" for text, _, _ in sample) + "not a puzzle\n")
+    out = tmp_path / "c.csv"
+    run = _cli("classify", str(source), "-o", str(out), "--jobs", "1", "--no-progress")
+    assert run.returncode == 1, run.stderr  # the invalid line
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert list(rows[0]) == ["puzzle", "clues", "te_depth", "B", "BxB", "BxBB", "status", "seconds", "tail", "error"]
+    assert [(r["te_depth"], r["B"], r["BxB"], r["BxBB"], r["status"]) for r in rows] == [
+        ("0", "", "", "", "solved"), ("1", "1", "", "", "solved"), ("2", "", "2", "", "solved"),
+        ("3", "", "", "2", "solved"), ("", "", "", "", "invalid")]
+    # resumed: nothing left to do
+    again = _cli("classify", str(source), "-o", str(out), "--jobs", "1", "--no-progress")
+    assert "4 already done" in again.stderr or "5 already done" in again.stderr
+    # --max-depth 2: the T&E(3) puzzle is beyond; --max-length 1: BxB 2 is past the limit
+    run = _cli("classify", sample[3][0], "--max-depth", "2")
+    row = list(csv.DictReader(io.StringIO(run.stdout)))[0]
+    assert (row["te_depth"], row["status"]) == ("", "beyond-te2") and "above 2" in row["error"]
+    run = _cli("classify", sample[2][0], "--max-length", "1", "--g")
+    row = list(csv.DictReader(io.StringIO(run.stdout)))[0]
+    assert (row["te_depth"], row["BxB"], row["status"]) == ("2", "", "not-solved")
+    assert row["gte_depth"] in ("1", "2")
+
+
+def test_rate_new_ratings_and_beyond_te1(tmp_path):
+    source = tmp_path / "p.txt"
+    source.write_text(SHC_SAMPLE[4][0] + "\n" + SHC_SAMPLE[7][0] + "\n")
+    run = _cli("rate", str(source), "--rating", "W,B,TE,BxB,BxBB", "--jobs", "1", "--no-progress")
+    rows = list(csv.DictReader(io.StringIO(run.stdout)))
+    first, second = rows
+    assert (first["B"], first["TE"], first["BxB"], first["status"]) == ("3", "1", "", "solved")
+    assert (second["W"], second["B"], second["TE"], second["BxB"]) == ("", "", "2", "3")
+    assert second["status"] == "beyond-te1"
+    assert "W: not in T&E(1)" in second["error"] and "B: not in T&E(1)" in second["error"]
+
+
+def test_time_limit_stops_the_engine():
+    puzzle = _puzzle(SHC_SAMPLE[9][0])
+    found = te.classify(puzzle, time_limit=0.001)
+    assert found.status is Status.TIMEOUT and found.depth is None
+
+
+# -- the published values, with ../shared ---------------------------------------------------------------
+
+def _shc_set(name: str) -> list[tuple[str, int]]:
+    if not (SHC / f"{name}-input.txt").is_file():
+        pytest.skip("../shared/oracle/shc-examples is not present")
+    puzzles = [line[:81] for line in (SHC / f"{name}-input.txt").read_text().splitlines() if line.strip()]
+    values = [int(v) for v in (SHC / f"{name}-output-expected.txt").read_text().split("\n")[1:] if v.strip()]
+    assert len(puzzles) == len(values)
+    return list(zip(puzzles, values))
+
+
+def _stratified(items: list[tuple[str, int]], per_value: int, seed: int) -> list[tuple[str, int]]:
+    by_value: dict[int, list] = defaultdict(list)
+    for item in items:
+        by_value[item[1]].append(item)
+    rng = random.Random(seed)
+    return [x for value in sorted(by_value) for x in rng.sample(by_value[value], min(per_value, len(by_value[value])))]
+
+
+def _check_shc(name: str, items: list[tuple[str, int]]) -> None:
+    task = {"TE": "TE", "B": "B", "BxB": "BxB", "BxBB": "BxBB"}[name]
+    for text, published in items:
+        puzzle = _puzzle(text)
+        if task == "B":
+            got = te.rate_braids(puzzle, solution=_solution(puzzle)).value
+        else:
+            found = te.classify(puzzle, task=task, solution=_solution(puzzle))
+            got = found.depth if task == "TE" else found.value
+        assert got == published, (name, text)
+
+
+@pytest.mark.parametrize("name, per_value", [("TE", 3), ("B", 1), ("BxB", 1), ("BxBB", 2)])
+def test_shc_examples_sample(name, per_value):
+    items = _stratified(_shc_set(name), per_value, seed=7)
+    if name == "BxB":
+        items = [x for x in items if x[1] <= 6]  # the higher values take seconds each: -m slow
+    _check_shc(name, items)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["TE", "B", "BxB", "BxBB"])
+def test_shc_examples_all(name):
+    _check_shc(name, _shc_set(name))
+
+
+def _cb001(cb001, every: int) -> list[tuple[str, int, int]]:
+    puzzles = [line.split()[0] for line in (cb001 / "puzzles.txt").read_text().splitlines()]
+    b = [int(x) for x in (cb001 / "B-ratings.txt").read_text().split()]
+    gb = [int(x) for x in (cb001 / "gB-ratings.txt").read_text().split()]
+    return list(zip(puzzles, b, gb))[::every]
+
+
+def _check_cb001(rows) -> None:
+    for text, b, gb in rows:
+        puzzle = _puzzle(text)
+        solution = _solution(puzzle)
+        assert te.rate_braids(puzzle, solution=solution).value == b, text
+        assert te.rate_braids(puzzle, g=True, solution=solution).value == gb, text
+
+
+def test_cb001_published_b_and_gb_sample(cb001):
+    rows = _cb001(cb001, 1)
+    hardest = sorted(rows, key=lambda r: -r[1])[:3]  # B 9-10
+    _check_cb001(_cb001(cb001, 181) + hardest)
+
+
+@pytest.mark.slow
+def test_cb001_published_b_and_gb_all_and_depth_at_most_1(cb001):
+    rows = _cb001(cb001, 1)
+    _check_cb001(rows)
+    for text, _, _ in rows:
+        assert te.in_te1(_puzzle(text)), text
