@@ -1,20 +1,22 @@
 /*
  * Portable bit operations for the compiled core: count trailing zeros and population counts of 32- and
  * 64-bit words.  GCC and clang get their builtins (one instruction with -mbmi / -mpopcnt, a short
- * sequence otherwise), MSVC its intrinsics (_BitScanForward, __popcnt); any other C11 compiler a plain
- * C fallback.  CTZ of 0 is undefined, as with the builtins: callers test the word first.
+ * sequence otherwise), MSVC _BitScanForward / _BitScanForward64 and a branch-free popcount (__popcnt
+ * would need a CPU with POPCNT, which MSVC does not check); any other C11 compiler a plain C fallback.  CTZ of 0 is undefined, as with the builtins: callers test the word first.
+ * Defining SR_BITS_PLAIN selects the plain C fallback on any compiler: tests/test_c_portability.py builds
+ * the core that way with gcc and clang and checks that it generates the same puzzles.
  */
 #ifndef SUDORULES_BITS_H
 #define SUDORULES_BITS_H
 
 #include <stdint.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(SR_BITS_PLAIN)
 static inline int sr_ctz32(uint32_t x) { return __builtin_ctz(x); }
 static inline int sr_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int sr_popcount32(uint32_t x) { return __builtin_popcount(x); }
 static inline int sr_popcount64(uint64_t x) { return __builtin_popcountll(x); }
-#elif defined(_MSC_VER)
+#elif defined(_MSC_VER) && !defined(SR_BITS_PLAIN)
 #include <intrin.h>
 static __inline int sr_ctz32(uint32_t x)
 {

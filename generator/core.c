@@ -92,7 +92,9 @@
  * used before did; this is the usual random-backtracking grid source, not an exactly uniform sampler.
  */
 #include "core.h"
+#include "bits.h"
 #include "rep.h"
+#include "rng.h"
 
 #include <string.h>
 
@@ -148,18 +150,8 @@ typedef struct {
     uint32_t bivalue[3];  /* unsolved cells with exactly two candidates, as of the last fixpoint */
 } state;
 
-/* The index of the lowest set bit of x (x != 0). */
-#if defined(_MSC_VER)
-#include <intrin.h>
-static inline int lowest_bit(uint32_t x)
-{
-    unsigned long index;
-    _BitScanForward(&index, x);
-    return (int)index;
-}
-#else
-static inline int lowest_bit(uint32_t x) { return __builtin_ctz(x); }
-#endif
+/* The index of the lowest set bit of x (x != 0): bits.h, portable. */
+static inline int lowest_bit(uint32_t x) { return sr_ctz32(x); }
 
 static inline void narrow(state *s, int i, uint32_t keep)
 {
@@ -447,54 +439,16 @@ int sr_is_minimal(const uint8_t *grid)
 
 /* ---- random numbers: splitmix64 seeding, xoshiro256** ------------------------------------------ */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 void sr_rng_seed(sr_rng *rng, uint64_t seed)
 {
     uint64_t x = seed;
-    for (int i = 0; i < 4; ++i) rng->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; ++i) rng->s[i] = sr_splitmix64(&x);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+/* xoshiro256** and the bounded draw are in rng.h (inline, shared with generate.c). */
+uint64_t sr_rng_next(sr_rng *rng) { return sr_rng_step(rng); }
 
-static inline uint64_t rng_next(sr_rng *rng)
-{
-    uint64_t *s = rng->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint64_t sr_rng_next(sr_rng *rng) { return rng_next(rng); }
-
-static inline uint32_t rng_below(sr_rng *rng, uint32_t bound)
-{
-    /* Lemire's multiply-and-reject on the high 32 bits of the output. */
-    uint64_t m = (rng_next(rng) >> 32) * (uint64_t)bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound) {
-        uint32_t threshold = (0u - bound) % bound;
-        while (low < threshold) {
-            m = (rng_next(rng) >> 32) * (uint64_t)bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
-
-uint32_t sr_rng_below(sr_rng *rng, uint32_t bound) { return rng_below(rng, bound); }
+uint32_t sr_rng_below(sr_rng *rng, uint32_t bound) { return sr_rng_bounded(rng, bound); }
 
 /* ---- the random grid sampler (how it works and its bias: the head comment) ------------------- */
 
@@ -569,7 +523,7 @@ static inline uint32_t next32(sr_rng *rng, uint64_t *spare)
         *spare = 0;
         return x;
     }
-    uint64_t w = rng_next(rng);
+    uint64_t w = sr_rng_step(rng);
     *spare = (w & 0xFFFFFFFFu) | (1ull << 32);
     return (uint32_t)(w >> 32);
 }
@@ -591,7 +545,7 @@ static inline uint32_t below32(sr_rng *rng, uint64_t *spare, uint32_t bound)
 static void sample_grid(sr_rng *rng, uint8_t *grid)
 {
     int box1[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-    uint32_t x = rng_below(rng, 362880u);
+    uint32_t x = sr_rng_bounded(rng, 362880u);
     for (int i = 8; i > 0; --i) {
         int j = (int)(x % (uint32_t)(i + 1)), t = box1[i];
         x /= (uint32_t)(i + 1);
@@ -725,7 +679,7 @@ void sr_random_grid_weighted(sr_rng *rng, uint8_t *grid, double *weight)
     /* The random symmetry, from one draw below 2 * 6^8: transposition, then the order of the bands
      * and of the rows inside each, and the same for stacks and columns (a permutation of 3 things is
      * one base-6 digit).  Row r of `filled` goes to rows[r], column c to cols[c]. */
-    uint32_t x = rng_below(rng, 2u * 1679616u);
+    uint32_t x = sr_rng_bounded(rng, 2u * 1679616u);
     int transpose = (int)(x & 1u), rows[9], cols[9];
     x >>= 1;
     for (int *order = rows; order; order = order == rows ? cols : NULL) {

@@ -1,19 +1,34 @@
 /*
  * sudorules generators of minimal puzzles and minimal-puzzle counting, built only on the public core
- * API (core.h: the solver, its excluding count, the seeded rng and the random grid sampler).  C11
- * plus one extension, unsigned __int128 (GCC, Clang); no global mutable state: every table is const.
- * The API and its contracts are in generate.h; this comment explains how it works, once.
+ * API (core.h: the solver, its excluding count, the seeded rng and the random grid sampler).  Plain
+ * C11 (bit operations through bits.h); no global mutable state: every table is const.  The API and
+ * its contracts are in generate.h; this comment explains how it works, once.
  *
  * ---------------------------------------------------------------------------------------------------
  * Data layout
  * ---------------------------------------------------------------------------------------------------
- * Everything works on one complete grid S at a time (grid_ctx: its 81 digits, the cells of each digit,
- * the unavoidable sets known so far) and represents a puzzle contained in S by the set of its clue
- * cells: a `cells` value, an unsigned 128-bit integer whose bit c is cell c = 9 * row + column (0..80,
- * row-major, the numbering of core.h); bits 81..127 are always 0.  Set algebra is then one or two
- * machine instructions: union |, intersection &, "iterate over the members" by repeatedly taking the
- * lowest bit (lowest(), then rest &= rest - 1), and the constant tables below give each cell's units
- * and peers as sets.  Units are numbered 0-8 (rows), 9-17 (columns), 18-26 (boxes, row-major).
+ * Everything works on one complete grid S at a time and represents a puzzle contained in S by the set
+ * of its clue cells, a `cells` value: two 64-bit words, bit c of `lo` for cell c = 9 * row + column
+ * (0..63, row-major, the numbering of core.h) and bit c - 64 of `hi` for cells 64..80 (bits 17..63 of
+ * `hi` are always 0).  Set algebra is one or two machine instructions per operation (c_or, c_and,
+ * c_minus; c_meets tests an intersection), and "iterate over the members" takes the lowest cell
+ * (c_lowest) and drops it (c_drop_lowest).  (A C struct rather than GCC's unsigned __int128: the
+ * same instructions, and MSVC and -pedantic accept it.)
+ *
+ *        cell c:    0 ......................... 63 | 64 ............ 80
+ *        word:      lo bit 0 ............... bit 63 | hi bit 0 .. bit 16
+ *
+ * Units are numbered 0-8 (rows), 9-17 (columns), 18-26 (boxes, row-major); the const tables UNITS,
+ * PEERS and AT_LEAST (built by the preprocessor) give each unit's cells, each cell's peers and the
+ * cells >= i as `cells`.  One grid and what is known of it live in a grid_ctx: its 81 digits, the
+ * cells of each digit (digit[1..9]) and the unavoidable sets found so far (sets[], below).
+ *
+ * Lines (for the two-line cycles below) are numbered 0-8 (rows) and 9-17 (columns); LINE_CELLS[l][k]
+ * is the k-th cell of line l, so a subset of a line is a 9-bit mask over k.  The 18 line pairs that
+ * share a band or a stack are LINE_PAIRS[p] (band/stack t, pair of lines (0,1), (0,2), (1,2) inside
+ * it: rows, then columns).  A controlled-bias deletion path is the permutation order[0..80] of the
+ * cells (order[i] is deleted i-th), with position[] its inverse and removed[i] the set of the first i
+ * deleted; P_k, the puzzle of the k cells deleted last, is FULL minus removed[81 - k].
  *
  * ---------------------------------------------------------------------------------------------------
  * Deciding uniqueness
@@ -30,8 +45,9 @@
  *    cells: the small ones, which prune most).
  *  - monotony: deleting clues never turns a multi-solution puzzle into a unique one, so along one
  *    deletion path the unique puzzles form a prefix, found by bisection.
- *  - singles: when a clue of a unique puzzle is forced by a naked or hidden single from the other clues,
- *    deleting it keeps the puzzle unique (the same solutions), so that clue is redundant.
+ *  - singles: when a clue of a puzzle is forced by a naked or hidden single from the other clues,
+ *    deleting it keeps the solutions, so that clue is redundant; and it stays forced in every puzzle
+ *    that contains this one (more clues only remove more candidates), so no such puzzle is minimal.
  *
  * ---------------------------------------------------------------------------------------------------
  * The three generators (D. Berthier, "Unbiased Statistics of a CSP - a Controlled-Bias Generator")
@@ -41,11 +57,28 @@
  *    unique; then reduce_to_minimal: try the clues in a random order, deleting each one whose deletion
  *    keeps the puzzle unique.
  *  - top-down (sr_top_down): reduce_to_minimal from the full grid S.
- *  - controlled-bias (sr_cb_try): one random deletion order of the 81 cells; the puzzles along it are
- *    P_k (the k clues deleted last).  The first `untested` deletions are made without testing; the
- *    path's last unique puzzle P_high is found by bisection (a two-line cycle emptied early bounds it
- *    from below at no cost, and ends 4 tries in 5 before any solver call), and it is the output iff
- *    it is minimal; otherwise the grid is discarded and the caller draws a new one.
+ *  - controlled-bias (sr_cb_try): one random deletion order of the 81 cells.  The first `untested`
+ *    deletions are made without testing; the output is P_high, the last unique puzzle of the path
+ *    (the one with fewest clues), iff it is minimal; otherwise the grid is discarded and the caller
+ *    draws a new one.  About 220,000 grids are tried per puzzle, so the cost per grid is everything;
+ *    sr_cb_path (the try after its draws) decides in this order, each step exact, the cheap ones
+ *    first (figures: callgrind over 30,000 grids at -O3, instructions a grid, beside the ~13,000 of
+ *    the grid sampler and ~1,950 of the deletion order's 80 draws; the try as a whole went from
+ *    ~22,600 to ~7,700 with the same results):
+ *      1. a two-line cycle whose cells are all among the first `untested` deleted empties P_{81-untested}
+ *         (not unique, no output): 73 % of the grids stop here.  For each line pair, the positions k
+ *         where both cells were deleted are narrowed to the largest union of cycles inside them (keep a
+ *         position while the digit of each of its cells occurs in the other line's kept positions):
+ *         a fixpoint over ~3 positions, ~2,100 for the 18 pairs (the line masks included) against
+ *         ~5,000 to list every cycle of the grid with the deletion ranks of its cells as before;
+ *      2. the first deletion count `emptied` that empties some two-line cycle bounds the path from
+ *         below (P_low, low = 81 - emptied, is not unique), and a clue of P_{low+1} forced by singles
+ *         is forced in P_high too (P_high contains P_{low+1}), so P_high is not minimal: 90 % of the
+ *         grids left stop here, with no solver call (~1,400 for `emptied`, ~400 for the singles);
+ *      3. the rest (2.6 % of the grids): the solver on P_{81-untested}, then bisection between low and
+ *         high for P_high (each non-unique answer raises low and repeats the singles test of step 2),
+ *         then the minimality test (singles, the known sets, then sr_count_excluding per clue left):
+ *         ~1,300 a grid on average, ~9,400 before step 2 existed (a grid in 4 reached the solver).
  *
  * ---------------------------------------------------------------------------------------------------
  * Random streams
@@ -54,12 +87,14 @@
  * from its own xoshiro256** state seeded with sr_stream_seed(seed, i) = splitmix64(seed + (i + 1) *
  * golden ratio), so a result never depends on how the units are split between calls or threads.
  * Inside a stream the draws come in a fixed order: for a puzzle, the complete grid (sr_random_grid;
- * again for each grid a controlled-bias puzzle discards), then that grid's deletion order; for a
- * bottom-up puzzle, the (cell, digit) picks, then the deletion order; for a counting sample, the grid,
- * then a random permutation of the 81 cells whose first `size` cells are the sample's subset.  The
- * grid's sampling weight (sr_random_grid_weighted) is computed, when asked for, from a copy of the rng
- * state saved before the grid was drawn: the weighted sampler draws the same numbers, so the weight
- * belongs to that very grid, and the stream is left as without weights.
+ * again for each grid a controlled-bias puzzle discards), then that grid's deletion order (80 draws
+ * of a Fisher-Yates shuffle, whether or not the grid is then tested); for a bottom-up puzzle, the
+ * (cell, digit) picks, then the deletion order; for a counting sample, the grid, then a random
+ * permutation of the 81 cells whose first `size` cells are the sample's subset.  The grid's sampling
+ * weight (sr_random_grid_weighted) is computed, when asked for, from a copy of the rng state saved
+ * before the grid was drawn: the weighted sampler draws the same numbers, so the weight belongs to
+ * that very grid, and the stream is left as without weights.  The shortcuts above change which tests
+ * are made, never a draw or a result: the outputs of a seed are those of the plain definitions.
  *
  * ---------------------------------------------------------------------------------------------------
  * Counting (subsets and supersets, forum post "Counting minimal puzzles: subsets, supersets, etc.")
@@ -100,70 +135,103 @@
 #include <windows.h>
 #endif
 
-#if !defined(__SIZEOF_INT128__)
-#error "generate.c needs unsigned __int128 (GCC or Clang on a 64-bit target)"
-#endif
-typedef unsigned __int128 cells;
+#include "bits.h"
+#include "rep.h"
+#include "rng.h"
 
 #define MAX_SETS 160
 #define MAX_SET_SIZE 16
 
-/* ---- bit operations: compiler builtins where there are some, plain C elsewhere ----------------- */
+/* ---- sets of cells (the layout: head comment) ------------------------------------------------- */
 
-#if defined(__GNUC__) || defined(__clang__)
-static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
-static inline int lowest64(uint64_t x) { return __builtin_ctzll(x); } /* x != 0 */
-#else
-static inline int popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
+typedef struct {
+    uint64_t lo; /* cells 0..63 */
+    uint64_t hi; /* cells 64..80, bits 0..16 */
+} cells;
+
+static inline cells cells_of(uint64_t lo, uint64_t hi) {
+    cells m;
+    m.lo = lo;
+    m.hi = hi;
+    return m;
 }
-static inline int lowest64(uint64_t x) { return popcount64((x & (0 - x)) - 1); } /* x != 0 */
-#endif
-
-static inline int popcount(cells m) { return popcount64((uint64_t)m) + popcount64((uint64_t)(m >> 64)); }
-
-/* The lowest cell of m (m != 0). */
-static inline int lowest(cells m) {
-    uint64_t lo = (uint64_t)m;
-    return lo ? lowest64(lo) : 64 + lowest64((uint64_t)(m >> 64));
+static inline cells c_or(cells a, cells b) { return cells_of(a.lo | b.lo, a.hi | b.hi); }
+static inline cells c_and(cells a, cells b) { return cells_of(a.lo & b.lo, a.hi & b.hi); }
+static inline cells c_minus(cells a, cells b) { return cells_of(a.lo & ~b.lo, a.hi & ~b.hi); } /* a \ b */
+static inline int c_any(cells a) { return (a.lo | a.hi) != 0; }
+static inline int c_meets(cells a, cells b) { return ((a.lo & b.lo) | (a.hi & b.hi)) != 0; }
+static inline int c_equal(cells a, cells b) { return a.lo == b.lo && a.hi == b.hi; }
+static inline int c_count(cells m) { return sr_popcount64(m.lo) + sr_popcount64(m.hi); }
+/* exactly one cell */
+static inline int c_single(cells m) {
+    return m.lo ? !(m.lo & (m.lo - 1)) && !m.hi : m.hi && !(m.hi & (m.hi - 1));
+}
+static inline cells c_bit(int c) {
+    return c < 64 ? cells_of((uint64_t)1 << c, 0) : cells_of(0, (uint64_t)1 << (c - 64));
+}
+static inline int c_has(cells m, int c) { return (int)((c < 64 ? m.lo >> c : m.hi >> (c - 64)) & 1u); }
+static inline cells c_with(cells m, int c) { return c_or(m, c_bit(c)); }
+static inline cells c_without(cells m, int c) { return c_minus(m, c_bit(c)); }
+/* The lowest cell of m (m not empty), and m without it. */
+static inline int c_lowest(cells m) { return m.lo ? sr_ctz64(m.lo) : 64 + sr_ctz64(m.hi); }
+static inline cells c_drop_lowest(cells m) {
+    if (m.lo) m.lo &= m.lo - 1;
+    else m.hi &= m.hi - 1;
+    return m;
 }
 
 /* ---- constant tables, built by the preprocessor ----------------------------------------------- */
 
-#define REP3(T, n) T(n), T((n) + 1), T((n) + 2)
-#define REP9(T, n) REP3(T, n), REP3(T, (n) + 3), REP3(T, (n) + 6)
-#define REP27(T, n) REP9(T, n), REP9(T, (n) + 9), REP9(T, (n) + 18)
-#define REP81(T) REP27(T, 0), REP27(T, 27), REP27(T, 54)
-
-#define BIT(c) ((cells)1 << (c))
-#define ROW0 ((cells)0x1FF)                                          /* cells 0-8 */
-#define COLUMN0 (((cells)0x100 << 64) | (cells)0x8040201008040201ULL) /* cells 0, 9, ..., 72 */
-#define BOX0 ((cells)0x1C0E07)                                        /* cells 0-2, 9-11, 18-20 */
+/* Bit c of a `cells` as its two words (shift counts masked, so that no branch of the constant
+ * expressions shifts out of range). */
+#define LO_BIT(c) ((c) < 64 ? (uint64_t)1 << ((c) & 63) : (uint64_t)0)
+#define HI_BIT(c) ((c) >= 64 ? (uint64_t)1 << ((c) & 63) : (uint64_t)0)
 #define ROW_OF(c) ((c) / 9)
 #define COLUMN_OF(c) ((c) % 9)
 #define BOX_OF(c) (3 * ((c) / 27) + (c) % 9 / 3)
-#define UNIT_CELLS(u)                                                                           \
-    ((u) < 9 ? ROW0 << (9 * (u)) : (u) < 18 ? COLUMN0 << ((u) - 9)                               \
-                                           : BOX0 << (27 * (((u) - 18) / 3) + 3 * (((u) - 18) % 3)))
-#define PEERS_OF(c)                                                                             \
-    ((UNIT_CELLS(ROW_OF(c)) | UNIT_CELLS(9 + COLUMN_OF(c)) | UNIT_CELLS(18 + BOX_OF(c))) & ~BIT(c))
+/* The k-th cell (0..8) of unit u (rows 0-8, columns 9-17, boxes 18-26, row-major inside a box). */
+#define UNIT_CELL(u, k)                                                                           \
+    ((u) < 9 ? 9 * (u) + (k)                                                                      \
+     : (u) < 18 ? 9 * (k) + (u) - 9                                                               \
+                : 27 * (((u) - 18) / 3) + 3 * (((u) - 18) % 3) + 9 * ((k) / 3) + (k) % 3)
+#define UNIT_WORD(W, u)                                                                           \
+    (W(UNIT_CELL(u, 0)) | W(UNIT_CELL(u, 1)) | W(UNIT_CELL(u, 2)) | W(UNIT_CELL(u, 3)) |          \
+     W(UNIT_CELL(u, 4)) | W(UNIT_CELL(u, 5)) | W(UNIT_CELL(u, 6)) | W(UNIT_CELL(u, 7)) |          \
+     W(UNIT_CELL(u, 8)))
+#define PEER_WORD(W, c)                                                                           \
+    ((UNIT_WORD(W, ROW_OF(c)) | UNIT_WORD(W, 9 + COLUMN_OF(c)) | UNIT_WORD(W, 18 + BOX_OF(c))) &  \
+     ~W(c))
+#define HI_ALL ((uint64_t)0x1FFFF) /* cells 64..80 */
+#define UNIT_OF(u) {UNIT_WORD(LO_BIT, u), UNIT_WORD(HI_BIT, u)}
+#define PEERS_OF(c) {PEER_WORD(LO_BIT, c), PEER_WORD(HI_BIT, c)}
+#define AT_LEAST_OF(i)                                                                            \
+    {(i) < 64 ? ~(uint64_t)0 << ((i) & 63) : (uint64_t)0,                                         \
+     (i) <= 64 ? HI_ALL : (HI_ALL << ((i) & 63)) & HI_ALL}
 #define CELL_UNITS_OF(c) {ROW_OF(c), 9 + COLUMN_OF(c), 18 + BOX_OF(c)}
-#define AT_LEAST_OF(i) (FULL & ~(BIT(i) - 1))
+#define REP27(T, n) REP16(T, n), REP4(T, (n) + 16), REP4(T, (n) + 20), T((n) + 24), T((n) + 25), T((n) + 26)
+#define REP81(T) REP27(T, 0), REP27(T, 27), REP27(T, 54)
 
-#define FULL (((cells)0x1FFFF << 64) | (cells)0xFFFFFFFFFFFFFFFFULL) /* the 81 cells */
-static const cells UNITS[27] = {REP27(UNIT_CELLS, 0)};           /* the cells of each unit */
-static const cells PEERS[81] = {REP81(PEERS_OF)};                /* the other cells of c's units */
-static const int CELL_UNITS[81][3] = {REP81(CELL_UNITS_OF)};      /* c's row, column and box */
+static const cells FULL = {~(uint64_t)0, HI_ALL};                    /* the 81 cells */
+static const cells UNITS[27] = {REP27(UNIT_OF, 0)};                  /* the cells of each unit */
+static const cells PEERS[81] = {REP81(PEERS_OF)};                    /* the other cells of c's units */
+static const uint8_t CELL_UNITS[81][3] = {REP81(CELL_UNITS_OF)};     /* c's row, column and box */
 static const cells AT_LEAST[82] = {REP81(AT_LEAST_OF), AT_LEAST_OF(81)}; /* the cells c >= i */
 
+/* LINE_CELLS[l][k]: cell k of line l (rows 0-8, columns 9-17). */
+#define LINE_CELL(l, k) ((l) < 9 ? 9 * (l) + (k) : 9 * (k) + (l) - 9)
+#define LINE_OF(l)                                                                                \
+    {LINE_CELL(l, 0), LINE_CELL(l, 1), LINE_CELL(l, 2), LINE_CELL(l, 3), LINE_CELL(l, 4),         \
+     LINE_CELL(l, 5), LINE_CELL(l, 6), LINE_CELL(l, 7), LINE_CELL(l, 8)}
+static const uint8_t LINE_CELLS[18][9] = {REP16(LINE_OF, 0), LINE_OF(16), LINE_OF(17)};
+/* LINE_PAIRS[p]: the two lines of pair p = 6 t + 2 q + s: band (s = 0, rows) or stack (s = 1,
+ * columns) t, lines (0,1), (0,2), (1,2) of it for q = 0, 1, 2. */
+#define PAIR_LINE(p, side) (9 * ((p) % 2) + 3 * ((p) / 6) + ((side) ? ((p) / 2 % 3 == 0 ? 1 : 2) : ((p) / 2 % 3 == 2)))
+#define PAIR_OF(p) {PAIR_LINE(p, 0), PAIR_LINE(p, 1)}
+static const uint8_t LINE_PAIRS[18][2] = {REP16(PAIR_OF, 0), PAIR_OF(16), PAIR_OF(17)};
+
 uint64_t sr_stream_seed(uint64_t seed, uint64_t index) {
-    uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    uint64_t x = seed + index * 0x9E3779B97F4A7C15ULL; /* the first output from there: seed + (index + 1) * golden */
+    return sr_splitmix64(&x);
 }
 
 /* ---- stopping ---------------------------------------------------------------------------------- */
@@ -217,14 +285,17 @@ static void stream_rng(sr_rng *rng, uint64_t seed, uint64_t index) {
     sr_rng_seed(rng, sr_stream_seed(seed, index));
 }
 
-static void shuffle(sr_rng *rng, int *items, int n) {
-    for (int i = 0; i < n; i++) items[i] = i;
+/* A uniformly random permutation of 0..n-1, n <= 81 (Fisher-Yates from the end: n - 1 draws). */
+static void shuffle(sr_rng *rng, uint8_t *items, int n) {
+    sr_rng local = *rng; /* in registers: the byte stores below could alias *rng */
+    for (int i = 0; i < n; i++) items[i] = (uint8_t)i;
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)sr_rng_below(rng, (uint32_t)i + 1);
-        int t = items[i];
+        int j = (int)sr_rng_bounded(&local, (uint32_t)i + 1);
+        uint8_t t = items[i];
         items[i] = items[j];
         items[j] = t;
     }
+    *rng = local;
 }
 
 /* ---- one complete grid and its known unavoidable sets ---------------------------------------- */
@@ -237,51 +308,96 @@ typedef struct {
 } grid_ctx;
 
 static void add_set(grid_ctx *g, cells set) {
-    if (g->nsets < MAX_SETS && popcount(set) <= MAX_SET_SIZE) g->sets[g->nsets++] = set;
+    if (g->nsets < MAX_SETS && c_count(set) <= MAX_SET_SIZE) g->sets[g->nsets++] = set;
 }
 
-/* Two lines (rows of a band or columns of a stack): the cycles of the permutation that maps the
- * position of a value in the first line to its position in the second.  Each cycle is added to the
- * sets of g when `add`; when `position` is given, *emptied is lowered to the number of deletions (in
- * that order) after which some cycle has no clue left. */
-static void line_pair_cycles(grid_ctx *g, const int *line_a, const int *line_b, int add,
-                             const int *position, int *emptied) {
-    int where_a[10], next[9], done[9] = {0};
-    for (int k = 0; k < 9; k++) where_a[g->grid[line_a[k]]] = k;
-    for (int k = 0; k < 9; k++) next[k] = where_a[g->grid[line_b[k]]];
-    for (int k = 0; k < 9; k++) {
-        if (done[k]) continue;
-        cells set = 0;
-        int last = 0;
-        for (int j = k; !done[j]; j = next[j]) {
-            done[j] = 1;
-            if (add) set |= BIT(line_a[j]) | BIT(line_b[j]);
-            if (position) {
-                if (position[line_a[j]] > last) last = position[line_a[j]];
-                if (position[line_b[j]] > last) last = position[line_b[j]];
-            }
-        }
-        if (add) add_set(g, set);
-        if (position && last + 1 < *emptied) *emptied = last + 1;
+/* The cycles of line pair p: the permutation that maps the position k of a digit in the first line to
+ * its position in the second splits the positions into cycles, and the cells of each cycle (both
+ * lines) form an unavoidable set (swap the two lines' digits there).  pair_next writes that
+ * permutation: next[k] is the position in the first line of the digit at k in the second. */
+static void pair_next(const uint8_t *grid, int p, uint8_t *next) {
+    const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
+    uint8_t where_a[10];
+    for (int k = 0; k < 9; k++) where_a[grid[a[k]]] = (uint8_t)k;
+    for (int k = 0; k < 9; k++) next[k] = where_a[grid[b[k]]];
+}
+
+/* The cycles of line pair p as 9-bit masks of positions, in order of their lowest position; returns
+ * their number. */
+static int pair_cycles(const uint8_t *grid, int p, uint32_t *cycles) {
+    uint8_t next[9];
+    pair_next(grid, p, next);
+    int n = 0;
+    for (uint32_t left = 0x1FF; left;) {
+        int k = sr_ctz32(left), j = k;
+        uint32_t cycle = 0;
+        do {
+            cycle |= 1u << j;
+            j = next[j];
+        } while (j != k);
+        left &= ~cycle;
+        cycles[n++] = cycle;
     }
+    return n;
 }
 
-/* All two-line cycles of the grid (see line_pair_cycles): in each band, rows (0,1), (0,2), (1,2), each
- * pair followed by the same pair of columns of the stack with the band's number. */
-static void all_line_cycles(grid_ctx *g, int add, const int *position, int *emptied) {
-    for (int band = 0; band < 3; band++)
-        for (int i = 0; i < 3; i++)
-            for (int j = i + 1; j < 3; j++) {
-                int row_i[9], row_j[9], column_i[9], column_j[9];
-                for (int k = 0; k < 9; k++) {
-                    row_i[k] = 9 * (3 * band + i) + k;
-                    row_j[k] = 9 * (3 * band + j) + k;
-                    column_i[k] = 9 * k + 3 * band + i;
-                    column_j[k] = 9 * k + 3 * band + j;
-                }
-                line_pair_cycles(g, row_i, row_j, add, position, emptied);
-                line_pair_cycles(g, column_i, column_j, add, position, emptied);
-            }
+/* The cells of the positions `mask` of line pair p (both lines). */
+static cells pair_cells(int p, uint32_t mask) {
+    const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
+    cells set = cells_of(0, 0);
+    for (; mask; mask &= mask - 1) {
+        int k = sr_ctz32(mask);
+        set = c_or(set, c_or(c_bit(a[k]), c_bit(b[k])));
+    }
+    return set;
+}
+
+/* 1 when some cycle of line pair p lies inside the positions `both` (9-bit mask).  The largest union
+ * of cycles inside `both` is what remains when positions are dropped, as long as some are, whose
+ * first-line digit is not among the second line's digits there, or the reverse: a cycle inside
+ * `both` is never dropped, and what remains has the same digits in both lines, so it is a union of
+ * cycles.  Each round drops at least one position. */
+static int cycle_within(const uint8_t *grid, int p, uint32_t both) {
+    const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
+    while (both & (both - 1)) { /* a cycle has two positions or more */
+        uint32_t digits_a = 0, digits_b = 0;
+        for (uint32_t rest = both; rest; rest &= rest - 1) {
+            int k = sr_ctz32(rest);
+            digits_a |= 1u << grid[a[k]];
+            digits_b |= 1u << grid[b[k]];
+        }
+        if (digits_a == digits_b) return 1;
+        uint32_t keep = 0;
+        for (uint32_t rest = both; rest; rest &= rest - 1) {
+            int k = sr_ctz32(rest);
+            keep |= (digits_b >> grid[a[k]] & digits_a >> grid[b[k]] & 1u) << k;
+        }
+        both = keep;
+    }
+    return 0;
+}
+
+/* The number of deletions of the path (position[]: the deletion rank of each cell) after which a
+ * two-line cycle first has no clue left: 1 + the latest position in it, least over all cycles. */
+static int cycles_emptied(const uint8_t *grid, const int *position) {
+    int emptied = 82;
+    for (int p = 0; p < 18; p++) {
+        const uint8_t *a = LINE_CELLS[LINE_PAIRS[p][0]], *b = LINE_CELLS[LINE_PAIRS[p][1]];
+        uint8_t next[9];
+        int last[9]; /* the later deletion of the two cells at each position */
+        pair_next(grid, p, next);
+        for (int k = 0; k < 9; k++) last[k] = position[a[k]] > position[b[k]] ? position[a[k]] : position[b[k]];
+        for (uint32_t left = 0x1FF; left;) {
+            int k = sr_ctz32(left), j = k, latest = 0;
+            do {
+                left &= ~(1u << j);
+                if (last[j] > latest) latest = last[j];
+                j = next[j];
+            } while (j != k);
+            if (latest + 1 < emptied) emptied = latest + 1;
+        }
+    }
+    return emptied;
 }
 
 /* Two digits: the connected components of their 18 cells, where the two cells of a row, of a column
@@ -291,8 +407,8 @@ static void digit_pair_sets(grid_ctx *g, int a, int b) {
     int row_a[9], col_a[9], block_a[9];
     for (int k = 0; k < 18; k++) parent[k] = k;
     int n = 0;
-    for (cells rest = g->digit[a]; rest; rest &= rest - 1) cell[n++] = lowest(rest);
-    for (cells rest = g->digit[b]; rest; rest &= rest - 1) cell[n++] = lowest(rest);
+    for (cells rest = g->digit[a]; c_any(rest); rest = c_drop_lowest(rest)) cell[n++] = c_lowest(rest);
+    for (cells rest = g->digit[b]; c_any(rest); rest = c_drop_lowest(rest)) cell[n++] = c_lowest(rest);
     for (int k = 0; k < 9; k++) {
         row_a[cell[k] / 9] = k;
         col_a[cell[k] % 9] = k;
@@ -307,23 +423,38 @@ static void digit_pair_sets(grid_ctx *g, int a, int b) {
             if (x != y) parent[x] = y;
         }
     }
-    cells component[18] = {0};
+    cells component[18];
+    for (int k = 0; k < 18; k++) component[k] = cells_of(0, 0);
     for (int k = 0; k < 18; k++) {
         int root = k;
         while (parent[root] != root) root = parent[root];
-        component[root] |= BIT(cell[k]);
+        component[root] = c_with(component[root], cell[k]);
     }
     for (int k = 0; k < 18; k++)
-        if (component[k] && popcount(component[k]) < 18) add_set(g, component[k]);
+        if (c_any(component[k]) && c_count(component[k]) < 18) add_set(g, component[k]);
 }
 
-/* The grid and its two-line cycles (cheap); the two-digit sets are added by ctx_add_digit_sets. */
-static void ctx_init(grid_ctx *g, const uint8_t *grid) {
+/* The grid and the cells of each digit; no sets yet. */
+static void ctx_grid(grid_ctx *g, const uint8_t *grid) {
     memcpy(g->grid, grid, 81);
     g->nsets = 0;
-    all_line_cycles(g, 1, NULL, NULL);
-    memset(g->digit, 0, sizeof g->digit);
-    for (int c = 0; c < 81; c++) g->digit[grid[c]] |= BIT(c);
+    for (int d = 0; d < 10; d++) g->digit[d] = cells_of(0, 0);
+    for (int c = 0; c < 64; c++) g->digit[grid[c]].lo |= (uint64_t)1 << c;
+    for (int c = 64; c < 81; c++) g->digit[grid[c]].hi |= (uint64_t)1 << (c - 64);
+}
+
+/* The sets of the two-line cycles (cheap); the two-digit sets are added by ctx_add_digit_sets. */
+static void ctx_add_line_sets(grid_ctx *g) {
+    for (int p = 0; p < 18; p++) {
+        uint32_t cycles[9];
+        int n = pair_cycles(g->grid, p, cycles);
+        for (int i = 0; i < n; i++) add_set(g, pair_cells(p, cycles[i]));
+    }
+}
+
+static void ctx_init(grid_ctx *g, const uint8_t *grid) {
+    ctx_grid(g, grid);
+    ctx_add_line_sets(g);
 }
 
 static void ctx_add_digit_sets(grid_ctx *g) {
@@ -337,22 +468,23 @@ static void ctx_init_full(grid_ctx *g, const uint8_t *grid) {
 }
 
 static void to_grid(const grid_ctx *g, cells m, uint8_t *out) {
-    for (int c = 0; c < 81; c++) out[c] = (m >> c) & 1 ? g->grid[c] : 0;
+    for (int c = 0; c < 64; c++) out[c] = (m.lo >> c) & 1u ? g->grid[c] : 0;
+    for (int c = 64; c < 81; c++) out[c] = (m.hi >> (c - 64)) & 1u ? g->grid[c] : 0;
 }
 
 /* Some known unavoidable set has no clue in m (so m has several solutions). */
 static int misses_a_set(const grid_ctx *g, cells m) {
     for (int k = 0; k < g->nsets; k++)
-        if (!(g->sets[k] & m)) return 1;
+        if (!c_meets(g->sets[k], m)) return 1;
     return 0;
 }
 
 /* Keep the cells where another solution differs from S: an unavoidable set. */
 static void harvest(grid_ctx *g, const uint8_t *other) {
-    cells diff = 0;
+    cells diff = cells_of(0, 0);
     for (int c = 0; c < 81; c++)
-        if (other[c] != g->grid[c]) diff |= BIT(c);
-    if (diff) add_set(g, diff);
+        if (other[c] != g->grid[c]) diff = c_with(diff, c);
+    if (c_any(diff)) add_set(g, diff);
 }
 
 /* 1 when the puzzle m (clues of S) has S as its only solution. */
@@ -368,7 +500,7 @@ static int unique(grid_ctx *g, cells m) {
 /* For m known unique: 1 when m without clue c is still unique, i.e. has no solution with another
  * digit in c (the core's cheaper excluding count; the other solution it finds is harvested). */
 static int unique_without(grid_ctx *g, cells m, int c) {
-    cells without = m & ~BIT(c);
+    cells without = c_without(m, c);
     if (misses_a_set(g, without)) return 0;
     uint8_t puzzle[81], other[81];
     to_grid(g, without, puzzle);
@@ -380,35 +512,42 @@ static int unique_without(grid_ctx *g, cells m, int c) {
 /* Clue c of m is forced by a naked or hidden single from the other clues of m. */
 static int implied(const grid_ctx *g, cells m, int c) {
     int d = g->grid[c];
-    cells others = m & ~BIT(c), seen_digits = others & PEERS[c];
+    cells others = c_without(m, c), seen_digits = c_and(others, PEERS[c]);
     int naked = 1;
     for (int e = 1; e <= 9 && naked; e++)
-        if (e != d && !(seen_digits & g->digit[e])) naked = 0;
+        if (e != d && !c_meets(seen_digits, g->digit[e])) naked = 0;
     if (naked) return 1;
-    cells same = others & g->digit[d], blocked = others;
-    for (cells rest = same; rest; rest &= rest - 1) blocked |= PEERS[lowest(rest)];
+    cells same = c_and(others, g->digit[d]), blocked = others;
+    for (cells rest = same; c_any(rest); rest = c_drop_lowest(rest)) blocked = c_or(blocked, PEERS[c_lowest(rest)]);
     for (int u = 0; u < 3; u++)
-        if (!(UNITS[CELL_UNITS[c][u]] & ~BIT(c) & ~blocked)) return 1;
+        if (!c_any(c_minus(c_without(UNITS[CELL_UNITS[c][u]], c), blocked))) return 1;
+    return 0;
+}
+
+/* Some clue of m is forced by singles from the others: m, and every puzzle that contains m, is not
+ * minimal (head comment, "singles"). */
+static int some_clue_implied(const grid_ctx *g, cells m) {
+    for (cells rest = m; c_any(rest); rest = c_drop_lowest(rest))
+        if (implied(g, m, c_lowest(rest))) return 1;
     return 0;
 }
 
 /* Clues of m that are necessary because some known unavoidable set meets m in that clue only. */
 static cells necessary_by_sets(const grid_ctx *g, cells m) {
-    cells necessary = 0;
+    cells necessary = cells_of(0, 0);
     for (int k = 0; k < g->nsets; k++) {
-        cells hit = g->sets[k] & m;
-        if (hit && !(hit & (hit - 1))) necessary |= hit;
+        cells hit = c_and(g->sets[k], m);
+        if (c_single(hit)) necessary = c_or(necessary, hit);
     }
     return necessary;
 }
 
 /* m is unique (the caller knows it) and minimal; `necessary`: clues already known necessary. */
 static int unique_is_minimal(grid_ctx *g, cells m, cells necessary) {
-    for (cells rest = m; rest; rest &= rest - 1)
-        if (implied(g, m, lowest(rest))) return 0;
-    necessary |= necessary_by_sets(g, m);
-    for (cells rest = m & ~necessary; rest; rest &= rest - 1)
-        if (unique_without(g, m, lowest(rest))) return 0;
+    if (some_clue_implied(g, m)) return 0;
+    necessary = c_or(necessary, necessary_by_sets(g, m));
+    for (cells rest = c_minus(m, necessary); c_any(rest); rest = c_drop_lowest(rest))
+        if (unique_without(g, m, c_lowest(rest))) return 0;
     return 1;
 }
 
@@ -416,12 +555,12 @@ static int unique_is_minimal(grid_ctx *g, cells m, cells necessary) {
 
 /* From the unique puzzle m, delete clues in random order while the puzzle stays unique. */
 static cells reduce_to_minimal(sr_rng *rng, grid_ctx *g, cells m) {
-    int order[81];
+    uint8_t order[81];
     shuffle(rng, order, 81);
     for (int i = 0; i < 81; i++) {
         int c = order[i];
-        if (!((m >> c) & 1)) continue;
-        if (implied(g, m, c) || unique_without(g, m, c)) m &= ~BIT(c);
+        if (!c_has(m, c)) continue;
+        if (implied(g, m, c) || unique_without(g, m, c)) m = c_without(m, c);
     }
     return m;
 }
@@ -431,7 +570,7 @@ int sr_top_down(sr_rng *rng, const uint8_t *grid, uint8_t *puzzle) {
     ctx_init(&g, grid);
     cells m = reduce_to_minimal(rng, &g, FULL);
     to_grid(&g, m, puzzle);
-    return popcount(m);
+    return c_count(m);
 }
 
 int sr_bottom_up(sr_rng *rng, uint8_t *puzzle) {
@@ -445,19 +584,23 @@ int sr_bottom_up(sr_rng *rng, uint8_t *puzzle) {
             allowed[c] = 0;
             if (p[c]) continue;
             uint16_t used = 0;
-            for (cells rest = PEERS[c]; rest; rest &= rest - 1) used |= (uint16_t)(1u << p[lowest(rest)]);
+            for (cells rest = PEERS[c]; c_any(rest); rest = c_drop_lowest(rest))
+                used |= (uint16_t)(1u << p[c_lowest(rest)]);
             allowed[c] = (uint16_t)(~used & 0x3FE);
-            total += (uint32_t)popcount64(allowed[c]);
+            total += (uint32_t)sr_popcount32(allowed[c]);
         }
-        uint32_t pick = sr_rng_below(rng, total);
+        uint32_t pick = sr_rng_bounded(rng, total);
         int cell = 0, digit = 0;
         for (int c = 0; c < 81 && !digit; c++) {
-            uint32_t n = (uint32_t)popcount64(allowed[c]);
-            if (pick >= n) { pick -= n; continue; }
+            uint32_t n = (uint32_t)sr_popcount32(allowed[c]);
+            if (pick >= n) {
+                pick -= n;
+                continue;
+            }
             uint16_t bits = allowed[c];
             while (pick--) bits &= (uint16_t)(bits - 1);
             cell = c;
-            digit = lowest64(bits);
+            digit = sr_ctz32(bits);
         }
         p[cell] = (uint8_t)digit;
         int n = sr_count_solutions(p, 2, solution);
@@ -466,46 +609,62 @@ int sr_bottom_up(sr_rng *rng, uint8_t *puzzle) {
     }
     grid_ctx g;
     ctx_init(&g, solution);
-    cells m = 0;
+    cells m = cells_of(0, 0);
     for (int c = 0; c < 81; c++)
-        if (p[c]) m |= BIT(c);
+        if (p[c]) m = c_with(m, c);
     m = reduce_to_minimal(rng, &g, m);
     to_grid(&g, m, puzzle);
-    return popcount(m);
+    return c_count(m);
 }
 
 int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle) {
-    int order[81], position[81];
-    shuffle(rng, order, 81);
-    for (int i = 0; i < 81; i++) position[order[i]] = i;
+    uint8_t order[81];
+    shuffle(rng, order, 81); /* every draw of the try: sr_cb_path decides without the rng */
+    return sr_cb_path(grid, order, untested, puzzle);
+}
+
+int sr_cb_path(const uint8_t *grid, const uint8_t *order, int untested, uint8_t *puzzle) {
     if (untested < 0) untested = 0;
     if (untested > 64) untested = 64;
-    /* a two-line cycle is emptied by the first `emptied` deletions: about 4 grids in 5 stop here.
-     * (Adding the two-digit sets here costs more than it saves; the solver's second solutions
-     * supply further sets during the bisection.) */
-    grid_ctx g;
-    memcpy(g.grid, grid, 81);
-    int emptied = 82;
-    all_line_cycles(&g, 0, position, &emptied);
-    if (emptied <= untested) return 0;
-    ctx_init(&g, grid);
-    /* removed[i]: the cells deleted by the first i deletions; P_k = FULL & ~removed[81 - k] */
-    cells removed[82];
-    removed[0] = 0;
-    for (int i = 0; i < 81; i++) removed[i + 1] = removed[i] | BIT(order[i]);
-    /* bisection: P_high is unique, P_low is not (no unique puzzle has 16 clues or fewer) */
-    int high = 81 - untested, low = 81 - emptied;
-    if (low < 16) low = 16;
+    /* 1. a two-line cycle inside the first `untested` deletions (head comment): lines[l] holds the
+     * positions of line l deleted untested (the complement of those kept: 35 cells, not 46) */
+    uint32_t lines[18] = {0};
+    for (int i = untested; i < 81; i++) {
+        int c = order[i], row = c / 9, column = c - 9 * row;
+        lines[row] |= 1u << column;
+        lines[9 + column] |= 1u << row;
+    }
+    for (int l = 0; l < 18; l++) lines[l] ^= 0x1FFu;
+    for (int p = 0; p < 18; p++)
+        if (cycle_within(grid, p, lines[LINE_PAIRS[p][0]] & lines[LINE_PAIRS[p][1]])) return 0;
+    /* 2. bounds, and singles in the smallest puzzle the output may contain */
+    int position[81];
+    for (int i = 0; i < 81; i++) position[order[i]] = i;
+    int high = 81 - untested, low = 81 - cycles_emptied(grid, position);
+    if (low < 16) low = 16; /* no unique puzzle has 16 clues or fewer */
     if (high <= low) return 0;
-    if (!unique(&g, FULL & ~removed[81 - high])) return 0;
+    /* removed[i]: the cells deleted by the first i deletions; P_k = FULL \ removed[81 - k] */
+    cells removed[82];
+    removed[0] = cells_of(0, 0);
+    for (int i = 0; i < 81; i++) removed[i + 1] = c_with(removed[i], order[i]);
+    grid_ctx g;
+    ctx_grid(&g, grid);
+    if (some_clue_implied(&g, c_minus(FULL, removed[80 - low]))) return 0;
+    /* 3. P_high is unique, P_low is not: bisection */
+    ctx_add_line_sets(&g);
+    if (!unique(&g, c_minus(FULL, removed[81 - high]))) return 0;
     while (high - low > 1) {
         int mid = (high + low) / 2;
-        if (unique(&g, FULL & ~removed[81 - mid])) high = mid;
-        else low = mid;
+        if (unique(&g, c_minus(FULL, removed[81 - mid]))) {
+            high = mid;
+        } else {
+            low = mid;
+            if (some_clue_implied(&g, c_minus(FULL, removed[80 - low]))) return 0;
+        }
     }
     /* P_high is the last unique puzzle of the path: the output iff it is minimal */
-    cells m = FULL & ~removed[81 - high];
-    cells next_deleted = high > 0 ? BIT(order[81 - high]) : 0;
+    cells m = c_minus(FULL, removed[81 - high]);
+    cells next_deleted = high > 0 ? c_bit(order[81 - high]) : cells_of(0, 0);
     if (!unique_is_minimal(&g, m, next_deleted)) return 0;
     to_grid(&g, m, puzzle);
     return high;
@@ -572,15 +731,15 @@ typedef struct {
 } cell_set;
 
 static size_t slot_of(cells key, size_t capacity) {
-    uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(key >> 64) * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t h = key.lo * 0x9E3779B97F4A7C15ULL ^ key.hi * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 29;
     return (size_t)h & (capacity - 1);
 }
 
 static int set_contains(const cell_set *s, cells key) {
     for (size_t i = slot_of(key, s->capacity);; i = (i + 1) & (s->capacity - 1)) {
-        if (s->keys[i] == key) return 1;
-        if (!s->keys[i]) return 0;
+        if (c_equal(s->keys[i], key)) return 1;
+        if (!c_any(s->keys[i])) return 0;
     }
 }
 
@@ -593,7 +752,7 @@ static void set_grow(cell_set *s) {
         return;
     }
     for (size_t i = 0; i < s->capacity; i++)
-        if (s->keys[i]) set_insert(&bigger, s->keys[i]);
+        if (c_any(s->keys[i])) set_insert(&bigger, s->keys[i]);
     free(s->keys);
     *s = bigger;
 }
@@ -604,8 +763,8 @@ static void set_insert(cell_set *s, cells key) {
         if (s->failed) return;
     }
     size_t i = slot_of(key, s->capacity);
-    while (s->keys[i] && s->keys[i] != key) i = (i + 1) & (s->capacity - 1);
-    if (!s->keys[i]) {
+    while (c_any(s->keys[i]) && !c_equal(s->keys[i], key)) i = (i + 1) & (s->capacity - 1);
+    if (!c_any(s->keys[i])) {
         s->keys[i] = key;
         s->size++;
     }
@@ -650,19 +809,19 @@ static void subsets_visit(walk *w, cells m, int from, cells necessary) {
     set_insert(w->visited, m);
     if (w->visited->failed) return;
     int children[81], nchildren = 0;
-    for (cells rest = m & AT_LEAST[from] & ~necessary; rest; rest &= rest - 1) {
-        int c = lowest(rest);
+    for (cells rest = c_minus(c_and(m, AT_LEAST[from]), necessary); c_any(rest); rest = c_drop_lowest(rest)) {
+        int c = c_lowest(rest);
         if (implied(g, m, c) || unique_without(g, m, c)) children[nchildren++] = c;
-        else necessary |= BIT(c);
+        else necessary = c_with(necessary, c);
     }
     for (int k = 0; k < nchildren; k++) {
-        subsets_visit(w, m & ~BIT(children[k]), children[k] + 1, necessary);
+        subsets_visit(w, c_without(m, children[k]), children[k] + 1, necessary);
         if (w->stopped || w->visited->failed) return;
     }
     if (nchildren) return;
-    for (cells rest = m & ~AT_LEAST[from] & ~necessary; rest; rest &= rest - 1)
-        if (set_contains(w->visited, m & ~BIT(lowest(rest)))) return;
-    w->found[popcount(m)]++;
+    for (cells rest = c_minus(c_minus(m, AT_LEAST[from]), necessary); c_any(rest); rest = c_drop_lowest(rest))
+        if (set_contains(w->visited, c_without(m, c_lowest(rest)))) return;
+    w->found[c_count(m)]++;
 }
 
 /* Supersets: every puzzle made of m plus cells >= `from` (and with at most max_clues clues) that has
@@ -672,28 +831,26 @@ static void subsets_visit(walk *w, cells m, int from, cells necessary) {
 static void supersets_visit(walk *w, cells m, int from) {
     if (walk_stopped(w)) return;
     grid_ctx *g = w->g;
-    int clues = popcount(m), missed = 0;
-    cells used = 0; /* greedy packing of disjoint missed sets: each needs one more clue */
+    int clues = c_count(m), missed = 0;
+    cells used = cells_of(0, 0); /* greedy packing of disjoint missed sets: each needs one more clue */
     for (int k = 0; k < g->nsets; k++)
-        if (!(g->sets[k] & m)) {
-            cells reachable = g->sets[k] & AT_LEAST[from];
-            if (!reachable) return;
-            if (!(reachable & used)) {
-                used |= reachable;
+        if (!c_meets(g->sets[k], m)) {
+            cells reachable = c_and(g->sets[k], AT_LEAST[from]);
+            if (!c_any(reachable)) return;
+            if (!c_meets(reachable, used)) {
+                used = c_or(used, reachable);
                 if (clues + ++missed > w->max_clues) return;
             }
         }
     if (!missed && unique(g, m)) {
-        if (unique_is_minimal(g, m, 0)) w->found[clues]++;
+        if (unique_is_minimal(g, m, cells_of(0, 0))) w->found[clues]++;
         return;
     }
     if (clues >= w->max_clues) return;
-    for (cells rest = ~m & FULL & AT_LEAST[from]; rest; rest &= rest - 1) {
-        int c = lowest(rest);
-        cells bigger = m | BIT(c);
-        int redundant = 0;
-        for (cells each = bigger; each && !redundant; each &= each - 1) redundant = implied(g, bigger, lowest(each));
-        if (!redundant) {
+    for (cells rest = c_minus(AT_LEAST[from], m); c_any(rest); rest = c_drop_lowest(rest)) {
+        int c = c_lowest(rest);
+        cells bigger = c_with(m, c);
+        if (!some_clue_implied(g, bigger)) {
             supersets_visit(w, bigger, c + 1);
             if (w->stopped) return;
         }
@@ -706,14 +863,11 @@ static int count_in_with(int method, walk *w, cells subset) {
     if (method == SR_SUBSETS) {
         if (unique(w->g, subset)) {
             set_clear(w->visited);
-            subsets_visit(w, subset, 0, 0);
+            subsets_visit(w, subset, 0, cells_of(0, 0));
             if (w->visited->failed) return -1;
         }
     } else {
-        int redundant = 0;
-        for (cells each = subset; each && !redundant; each &= each - 1)
-            redundant = implied(w->g, subset, lowest(each));
-        if (!redundant) supersets_visit(w, subset, 0);
+        if (!some_clue_implied(w->g, subset)) supersets_visit(w, subset, 0);
     }
     return w->stopped ? 1 : 0;
 }
@@ -722,9 +876,9 @@ int sr_count_in(int method, const uint8_t *grid, const uint8_t *chosen, int max_
     memset(found, 0, 82 * sizeof(int64_t));
     grid_ctx g;
     ctx_init_full(&g, grid);
-    cells subset = 0;
+    cells subset = cells_of(0, 0);
     for (int c = 0; c < 81; c++)
-        if (chosen[c]) subset |= BIT(c);
+        if (chosen[c]) subset = c_with(subset, c);
     cell_set visited = {calloc(1024, sizeof(cells)), 1024, 0, 0};
     if (!visited.keys) return -1;
     walk w = {&g, &visited, found, max_clues, NULL, HUGE_VAL, 0, 0};
@@ -747,10 +901,10 @@ int64_t sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, 
         uint8_t grid[81];
         sr_rng grid_rng = rng;
         sr_random_grid(&rng, grid);
-        int order[81];
+        uint8_t order[81];
         shuffle(&rng, order, 81);
-        cells subset = 0;
-        for (int i = 0; i < size && i < 81; i++) subset |= BIT(order[i]);
+        cells subset = cells_of(0, 0);
+        for (int i = 0; i < size && i < 81; i++) subset = c_with(subset, order[i]);
         grid_ctx g;
         ctx_init_full(&g, grid);
         walk w = {&g, &visited, out, max_clues, stop, deadline, 0, 0};

@@ -63,6 +63,13 @@ int sr_top_down(sr_rng *rng, const uint8_t *grid, uint8_t *puzzle);
  * puzzle written to `puzzle`, or 0 when this grid gives no puzzle (the generator moves to a new grid). */
 int sr_cb_try(sr_rng *rng, const uint8_t *grid, int untested, uint8_t *puzzle);
 
+/* The decision of one controlled-bias try for a given deletion order (order[i]: the cell deleted i-th,
+ * a permutation of 0..80) on the complete valid grid `grid`: with P_k the puzzle of the k cells deleted
+ * last, and P_high the one with fewest clues among the unique P_k, k <= 81 - untested (none when
+ * P_{81-untested} is not unique), returns high and writes P_high to `puzzle` when P_high is minimal;
+ * otherwise returns 0.  sr_cb_try is a random order (drawn from `rng`) and this. */
+int sr_cb_path(const uint8_t *grid, const uint8_t *order, int untested, uint8_t *puzzle);
+
 /* Puzzles first..first+count-1 of the run `seed` by `method`, complete grids from sr_random_grid.
  * puzzles: count*81 bytes; tries: count values (grids used: 0 for bottom-up, 1 for top-down).
  * weights: NULL, or count values receiving the sampling weight 1/P(grid | box 1) of the grid that

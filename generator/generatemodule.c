@@ -165,6 +165,42 @@ static PyObject *py_cb_grids(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* cb_path(grid, order, untested) -> (clues, puzzle): one controlled-bias decision for a given deletion
+ * order, the definition that tests check sr_cb_try's shortcuts against. */
+static PyObject *py_cb_path(PyObject *self, PyObject *args) {
+    Py_buffer grid, order;
+    int untested;
+    if (!PyArg_ParseTuple(args, "y*y*i", &grid, &order, &untested)) return NULL;
+    PyObject *result = NULL;
+    if (grid.len != 81 || order.len != 81) {
+        PyErr_SetString(PyExc_ValueError, "cb_path needs an 81-byte grid and an 81-byte order");
+    } else {
+        const uint8_t *g = grid.buf, *o = order.buf;
+        int complete = 1, seen[81] = {0}, permutation = 1;
+        for (int k = 0; k < 81; k++) {
+            complete &= g[k] >= 1 && g[k] <= 9;
+            if (o[k] > 80 || seen[o[k]]++) permutation = 0;
+        }
+        if (!complete || sr_count_solutions(g, 1, NULL) != 1) {
+            PyErr_SetString(PyExc_ValueError, "cb_path: the grid is not a complete valid grid");
+        } else if (!permutation) {
+            PyErr_SetString(PyExc_ValueError, "cb_path: the order is not a permutation of the cells 0..80");
+        } else if (untested < 0 || untested > 64) {
+            PyErr_SetString(PyExc_ValueError, "cb_path: untested must lie in 0..64");
+        } else {
+            uint8_t puzzle[81] = {0};
+            int clues;
+            Py_BEGIN_ALLOW_THREADS
+            clues = sr_cb_path(g, o, untested, puzzle);
+            Py_END_ALLOW_THREADS
+            result = Py_BuildValue("iy#", clues, (const char *)puzzle, (Py_ssize_t)81);
+        }
+    }
+    PyBuffer_Release(&grid);
+    PyBuffer_Release(&order);
+    return result;
+}
+
 static PyObject *py_count_batch(PyObject *self, PyObject *args) {
     int method, size, max_clues;
     unsigned long long seed;
@@ -255,6 +291,10 @@ PyMethodDef sr_generate_methods[] = {
     {"cb_grids", py_cb_grids, METH_VARARGS,
      "cb_grids(grids, seed, first, untested, puzzles, hits[, stop]) -> (found, done): controlled-bias tries "
      "on the first `done` given grids (all unless stopped)."},
+    {"cb_path", py_cb_path, METH_VARARGS,
+     "cb_path(grid, order, untested) -> (clues, puzzle): the controlled-bias decision for the deletion order "
+     "`order` (81 bytes, the cell deleted i-th at i): the path's last unique puzzle and its clue count when "
+     "it is minimal, else (0, 81 zero bytes)."},
     {"count_batch", py_count_batch, METH_VARARGS,
      "count_batch(method, seed, first, size, max_clues, found[, weights[, stop[, seconds]]]) -> (done, "
      "abandoned): minimal puzzles per counting sample (and each sample grid's sampling weight) for the "

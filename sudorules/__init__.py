@@ -3,7 +3,8 @@
 A few functions cover most uses (README "Python API"):
 
 * :func:`solve` - one puzzle, a theory, a :class:`Resolution` (steps in SudoRules' notation, rating);
-* :func:`rate` and :func:`check` - many puzzles, a pandas table like ``sudorules rate`` / ``check``;
+* :func:`rate`, :func:`classify` and :func:`check` - many puzzles, a pandas table like ``sudorules rate`` /
+  ``classify`` / ``check``;
 * :func:`generate_puzzles` and :func:`count_minimals` - the controlled-bias papers' generators and
   the estimate of the number of minimal puzzles;
 * :func:`canonical` and :func:`automorphisms` - canonical (minlex) forms, for isomorph removal.
@@ -25,12 +26,12 @@ __version__ = "0.1.0"
 __all__ = [
     "Candidate", "ChainCell", "CspVariable", "EngineError", "InputError", "Interrupted", "InvalidPuzzleError",
     "NotSolvedError", "OptionError", "OutputError", "Puzzle", "PuzzleError", "PuzzleRecord", "Resolution", "Solver",
-    "Status", "Step", "SudorulesError", "Theory", "TimeLimitError", "automorphisms", "canonical", "check",
+    "Status", "Step", "SudorulesError", "Theory", "TimeLimitError", "automorphisms", "canonical", "check", "classify",
     "count_minimals", "generate_puzzles", "parse_puzzle", "rate", "read_puzzle_file", "read_puzzles", "solve",
 ]
 
 if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
-    from .api import check, rate, solve
+    from .api import check, classify, rate, solve
     from .engine.solver import Solver
     from .enums import Status, Theory
     from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, NotSolvedError, OptionError,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
 
 def _load() -> None:
     """Bind the public names (and the submodules they come from) in this package."""
-    from .api import check, rate, solve
+    from .api import check, classify, rate, solve
     from .engine.solver import Solver
     from .enums import Status, Theory
     from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, NotSolvedError, OptionError,

@@ -151,16 +151,41 @@ def rate(puzzles: Puzzles, ratings: Union[str, Sequence[str]] = ("W",), *, jobs:
     process; ``jobs=N`` on N worker processes (at most 4 per core) and ``jobs=None`` on every core,
     with ``memory_limit`` MiB per worker, as ``--memory-limit`` (None: the available memory shared by
     the workers; 0: no limit).  A bad value is an :class:`~sudorules.errors.OptionError`."""
-    from .batch.runner import RateOptions, rate_records
-    from .batch.rating import Rater, canonical_rating, header
+    from .batch.runner import RateOptions
+    from .batch.rating import canonical_rating
 
     names = ratings.split(",") if isinstance(ratings, str) else ratings
     ratings = tuple(canonical_rating(name) for name in names)
     options = RateOptions(ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
                           memory_limit=memory_limit)  # checks the values as the command line does
+    return _rated_table(puzzles, options, progress, canonical)
+
+
+def classify(puzzles: Puzzles, *, max_depth: int = 3, max_length: int = 36, g: bool = False, jobs: Optional[int] = 1,
+             time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
+             progress: bool = False) -> pd.DataFrame:
+    """The T&E-depth classification of puzzles (one, a file or many: :func:`records`): a table with the
+    columns of ``sudorules classify`` (``puzzle, clues, te_depth`` (and ``gte_depth`` with ``g``),
+    ``B, BxB, BxBB, status, seconds, tail, error``), one row per puzzle in input order; the other
+    arguments as for :func:`rate` and ``classify``'s options (README "Beyond braids")."""
+    from .batch.rating import classify_columns
+    from .batch.runner import RateOptions
+
+    options = RateOptions(ratings=classify_columns(g), jobs=jobs, max_length=max_length, time_limit=time_limit,
+                          memory_limit=memory_limit, max_depth=max_depth)
+    return _rated_table(puzzles, options, progress)
+
+
+def _rated_table(puzzles: Puzzles, options, progress: bool, canonical: bool = False) -> pd.DataFrame:
+    """The rows of ``options`` (in this process when ``jobs`` is 1) as a table with numeric ratings."""
+    from .batch.rating import Rater, header
+    from .batch.runner import rate_records
+
+    ratings = options.ratings
     items = records(puzzles)
     if options.jobs == 1:
-        rater = Rater(ratings, max_length=max_length, time_limit=options.time_limit)
+        rater = Rater(ratings, max_length=options.max_length, time_limit=options.time_limit,
+                      max_depth=options.max_depth)
         rows: Iterable = (rater.rate(record) for record in items)
     else:
         rows = rate_records(items, options)

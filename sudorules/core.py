@@ -11,12 +11,13 @@ and run the whole batch in C without the GIL.  Values above 9 are rejected here 
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterable, Optional, Union
 
 from . import _core
 from .puzzle import Puzzle, grid_values
+
+if TYPE_CHECKING:
+    import numpy as np  # imported where used: one puzzle's check needs no numpy (start-up, issue 23)
 
 PuzzleLike = Union[Puzzle, str, bytes, Iterable[int]]
 
@@ -43,6 +44,8 @@ def _grid_bytes(puzzle: PuzzleLike) -> bytes:
         return bytes(puzzle.givens)
     if isinstance(puzzle, str):
         return _string_bytes(puzzle)
+    import numpy as np
+
     if isinstance(puzzle, (bytes, bytearray, memoryview)):
         array = np.frombuffer(puzzle, dtype=np.uint8)
     else:
@@ -60,6 +63,8 @@ def _string_bytes(text: str) -> bytes:
 
 def _checked(array: np.ndarray) -> np.ndarray:
     """``array`` as a C-contiguous uint8 (N, 81) array, or ValueError for bad shapes or values."""
+    import numpy as np
+
     if array.ndim != 2 or array.shape[1] != 81:
         raise ValueError(f"expected an (N, 81) array of cell values, got shape {array.shape}")
     if array.dtype != np.uint8:
@@ -78,6 +83,8 @@ def as_array(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
 
     Raises ValueError for a wrong shape, a value outside 0..9, or a string that does not parse.
     """
+    import numpy as np
+
     if isinstance(puzzles, np.ndarray):
         return _checked(puzzles)
     rows = [np.frombuffer(_grid_bytes(p), dtype=np.uint8) for p in puzzles]
@@ -113,6 +120,8 @@ def solution_status(puzzle: PuzzleLike) -> tuple[int, Optional[Puzzle]]:
         count, solution = _core.count_solutions(puzzle, 2)
         return count, (Puzzle(solution) if count == 1 else None)
     if isinstance(puzzle, Puzzle) and puzzle.is_pencilmark:
+        import numpy as np
+
         counts, solutions = count_solutions_masks(np.array([puzzle.marks], dtype=np.uint16))
         count = int(counts[0])
         return count, (Puzzle(solutions[0].tolist()) if count == 1 else None)
@@ -124,6 +133,8 @@ def count_solutions_masks(masks: np.ndarray, limit: int = 2) -> tuple[np.ndarray
     """``(counts, solutions)`` for pencilmark puzzles: ``masks`` is an ``(N, 81)`` or ``(N, 9, 9)``
     array of digit masks (bit d-1 for digit d; a cell with one digit is decided, with none makes the
     count 0).  Counts are int32, at most ``limit``; solutions ``(N, 81)`` uint8, zeros when none."""
+    import numpy as np
+
     array = np.asarray(masks)
     if array.ndim == 3 and array.shape[1:] == (9, 9):
         array = array.reshape(len(array), 81)
@@ -162,6 +173,8 @@ def count_solutions_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]],
                           limit: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """``(counts, solutions)`` for an ``(N, 81)`` batch: counts (int32, at most ``limit``) and the
     first solution found for each puzzle (an ``(N, 81)`` uint8 array, all zeros when there is none)."""
+    import numpy as np
+
     grids = as_array(puzzles)
     counts = np.empty(len(grids), dtype=np.int32)
     solutions = np.empty_like(grids)
@@ -171,6 +184,8 @@ def count_solutions_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]],
 
 def is_minimal_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
     """A boolean array: for each puzzle of the batch, whether it is unique and minimal."""
+    import numpy as np
+
     grids = as_array(puzzles)
     flags = np.empty(len(grids), dtype=np.uint8)
     _core.is_minimal_batch(grids, flags)
@@ -180,6 +195,8 @@ def is_minimal_batch(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.nda
 def random_grids(n: int, seed: int) -> np.ndarray:
     """``n`` random complete grids as an ``(n, 81)`` uint8 array, from one generator seeded with
     ``seed`` (the same seed gives the same grids; the first is ``random_grid(seed)``)."""
+    import numpy as np
+
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     grids = np.empty((n, 81), dtype=np.uint8)
@@ -194,6 +211,8 @@ def random_grid_weights(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     Uniform sampling would give every grid the same weight; the mean weight estimates the number of
     completions of a box 1, 6670903752021072936960 / 9!  (see generator/core.c).
     """
+    import numpy as np
+
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
     grids = np.empty((n, 81), dtype=np.uint8)
@@ -207,6 +226,8 @@ def grid_weights(grids: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
     :func:`random_grids` draws it from its own box 1, before the final symmetry (float64; 0 for a
     grid that is not complete and valid).  Averaging ``N1 / w`` over the symmetries of a grid gives
     its class's sampling probability relative to uniform (benchmarks/bench_core.py does it)."""
+    import numpy as np
+
     array = as_array(grids)
     weights = np.empty(len(array), dtype=np.float64)
     _core.grid_weights(array, weights)

@@ -306,3 +306,14 @@ def test_cb001_published_b_and_gb_all_and_depth_at_most_1(cb001):
     _check_cb001(rows)
     for text, _, _ in rows:
         assert te.in_te1(_puzzle(text)), text
+
+
+def test_api_classify_returns_the_command_columns():
+    import sudorules
+
+    table = sudorules.classify([SHC_SAMPLE[1][0], SHC_SAMPLE[6][0], "not a puzzle"], g=True)
+    assert list(table.columns) == ["puzzle", "clues", "te_depth", "gte_depth", "B", "BxB", "BxBB", "status",
+                                   "seconds", "tail", "error"]
+    assert table["te_depth"].tolist()[:2] == [1, 2]
+    assert table["BxB"].tolist()[1] == 2 and table["B"].tolist()[0] == 1
+    assert table["status"].tolist() == ["solved", "solved", "invalid"]

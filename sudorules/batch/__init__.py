@@ -8,11 +8,11 @@
 * :mod:`.watchdog` - the hard stop and the heartbeat of a long run.
 """
 
-from .check import CheckRow, check_records
-from .pool import OrderedPool, PoolError, cpu_count, default_memory_limit
-from .rating import RATING_THEORIES, STATUSES, Rater, RatingRow, header
-from .runner import BatchError, BatchSummary, RateOptions, rate_file, rate_records
+from .._lazy import exports
 
-__all__ = ["BatchError", "BatchSummary", "CheckRow", "OrderedPool", "PoolError", "RATING_THEORIES", "RateOptions",
-           "Rater", "RatingRow", "STATUSES", "check_records", "cpu_count", "default_memory_limit", "header",
-           "rate_file", "rate_records"]
+_NAMES = {"CheckRow": "check", "check_records": "check", "OrderedPool": "pool", "PoolError": "pool",
+          "cpu_count": "pool", "default_memory_limit": "pool", "RATING_THEORIES": "rating", "STATUSES": "rating",
+          "Rater": "rating", "RatingRow": "rating", "header": "rating", "BatchError": "runner",
+          "BatchSummary": "runner", "RateOptions": "runner", "rate_file": "runner", "rate_records": "runner"}
+__all__ = sorted(_NAMES)
+__getattr__, __dir__ = exports(__name__, _NAMES)

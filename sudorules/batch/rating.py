@@ -16,7 +16,6 @@ from ..enums import Status
 from ..enums import Theory
 from ..resolution.families import RATINGS, rating_theory
 from ..errors import InvalidPuzzleError, OptionError
-from ..generation.canonical import canonical_text
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
 
@@ -79,6 +78,8 @@ class RatingRow:
         cells = [self.puzzle, "" if self.clues is None else str(self.clues)]
         cells += ["" if self.ratings.get(r) is None else str(self.ratings[r]) for r in ratings]
         if canonical:
+            from ..generation.canonical import canonical_text  # numpy: only when asked for
+
             cells.append(canonical_text(self.puzzle))
         return cells + [self.status, f"{self.seconds:.3f}"] + ([self.tail] if tail else []) + [self.error]
 

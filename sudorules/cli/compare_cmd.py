@@ -6,8 +6,6 @@ import json
 
 import click
 
-from ..stats import compare_ratings, load_collection, parse_column_option
-from ..stats.text import format_comparison
 from . import main
 
 
@@ -31,6 +29,9 @@ def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str
     Exit status: 0 compared; 1 an input's content cannot be used, or no puzzle has both values;
     2 bad arguments (a missing, unreadable or directory input, an unknown column).
     """
+    from ..stats import compare_ratings, load_collection, parse_column_option  # pandas: only when run
+    from ..stats.text import format_comparison
+
     collection = load_collection(files, [parse_column_option(text) for text in columns])
     result = compare_ratings(collection, *ratings)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False) if as_json

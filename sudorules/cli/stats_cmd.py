@@ -6,9 +6,7 @@ import json
 
 import click
 
-from ..stats import build_report, load_collection, parse_column_option
-from ..stats.loading import KNOWN_RATINGS
-from ..stats.text import format_report
+from ..stats.columns import KNOWN_RATINGS
 from . import main
 
 
@@ -77,6 +75,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     * minimal puzzles per grid (with a tries column): on(n)·C(81,n)/T, T = total tries, relative
       error 1/sqrt(on(n)) (000 §2.1.5, 002 Table 5); tries per minimal T/on(n) (002 Table 6).
     """
+    from ..stats import build_report, load_collection, parse_column_option  # pandas: only when run
+    from ..stats.text import format_report
+
     pairs = [parse_column_option(text) for text in columns]
     inputs = list(files) + [path for _, path in pairs]
     if plot is not None:

@@ -9,9 +9,9 @@
 * :mod:`.solver` - :class:`Solver`: check a puzzle with the core, then run the rules.
 """
 
-from .driver import Engine
-from .labels import LINKS, candidate_of_label, label_variables, variable_id, variable_of_id
-from .solver import Solver, unique_solution
+from .._lazy import exports
 
-__all__ = ["LINKS", "Engine", "Solver", "candidate_of_label", "label_variables", "unique_solution", "variable_id",
-           "variable_of_id"]
+_NAMES = {"Engine": "driver", "LINKS": "labels", "candidate_of_label": "labels", "label_variables": "labels",
+          "variable_id": "labels", "variable_of_id": "labels", "Solver": "solver", "unique_solution": "solver"}
+__all__ = sorted(_NAMES)
+__getattr__, __dir__ = exports(__name__, _NAMES)

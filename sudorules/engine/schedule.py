@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Optional, Union
 
-import clips
+if TYPE_CHECKING:
+    import clips  # the type of an environment only: the constants here are read without the engine
 
 #: the first level with braids (B2 = W2, gB2 = gW2: SPEC §5.1)
 FIRST_BRAID_LEVEL = 3

@@ -8,6 +8,8 @@
   states, their automorphisms and the maps to them (``sudorules canon``).
 """
 
+# Eager, unlike the other subpackages' exports: the function `canonical` shares its name with its
+# module, which importing the module binds here.
 from .canonical import Canonical, Transform, automorphisms, canonical, canonical_batch, canonicalize
 
 __all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonicalize"]

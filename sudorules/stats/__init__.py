@@ -7,12 +7,11 @@ One module per job: :mod:`.correction` (cf(n)), :mod:`.loading` (CSV, puzzle and
 :mod:`.text` (text tables) and :mod:`.plot` (matplotlib figure, optional).
 """
 
-from .comparison import compare_ratings
-from .correction import correction_factor, correction_table, correction_weight
-from .loading import (KNOWN_RATINGS, Collection, StatsFileError, StatsInputError, StatsUsageError, load_collection,
-                      parse_column_option)
-from .report import build_report
+from .._lazy import exports
 
-__all__ = ["KNOWN_RATINGS", "Collection", "StatsFileError", "StatsInputError", "StatsUsageError", "build_report",
-           "compare_ratings", "correction_factor", "correction_table", "correction_weight", "load_collection",
-           "parse_column_option"]
+_NAMES = {"compare_ratings": "comparison", "correction_factor": "correction", "correction_table": "correction",
+          "correction_weight": "correction", "KNOWN_RATINGS": "columns", "Collection": "loading",
+          "StatsFileError": "loading", "StatsInputError": "loading", "StatsUsageError": "loading",
+          "load_collection": "loading", "parse_column_option": "loading", "build_report": "report"}
+__all__ = sorted(_NAMES)
+__getattr__, __dir__ = exports(__name__, _NAMES)

@@ -56,6 +56,7 @@ import pandas as pd
 from ..collection.table import TableError, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
+from .columns import KNOWN_RATINGS
 from ..reader import TAIL, read_puzzles
 
 SOLVED = "solved"
@@ -68,12 +69,6 @@ NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", 
 CLUES = "clues"
 TRIES = "tries"
 STDIN = "-"
-#: column names that are ratings wherever they appear: ours (W, B), those of the published
-#: controlled-bias collection (gW, gB, SER, FPGXnoU) and those of the papers' comparisons (003 §3)
-KNOWN_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB", "SER", "FPGXnoU", "ER", "EP", "ED", "NRCZT",
-                 "SUEX9", "SUEXT", "GSF-Q1")
-
-
 class StatsInputError(SudorulesError, ValueError):
     """An input cannot be used for statistics; the message names the file (and line) and why.
 

@@ -1,0 +1,51 @@
+"""Start-up (issue 23): a command imports only what it uses.
+
+``sudorules --help`` imports none of pandas, numpy or clips; ``solve`` of one puzzle no pandas and no
+numpy; ``rate --rating B`` (the compiled engine) no clips and no pandas.  Timings live in
+benchmarks/README.md; these tests check the imports that made start-up slow.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+HEAVY = ("pandas", "numpy", "clips")
+EASY = (ROOT / "collections" / "demo.txt").read_text().split()[0][:81]
+
+
+def _imported(*args: str, tmp_path) -> set[str]:
+    """The heavy modules imported by ``sudorules ARGS``, run in a fresh interpreter."""
+    code = ("import sys\n"
+            "from sudorules.cli import main\n"
+            "try:\n"
+            f"    main({list(args)!r})\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            f"print('imported:' + ','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    lines = [line for line in run.stderr.splitlines() if line.startswith("imported:")]
+    assert lines, run.stderr
+    return {m for m in lines[-1].removeprefix("imported:").split(",") if m}
+
+
+def test_help_imports_nothing_heavy(tmp_path):
+    assert _imported("--help", tmp_path=tmp_path) == set()
+
+
+@pytest.mark.parametrize("command", ["solve", "rate", "classify", "check", "stats", "generate", "canon", "select"])
+def test_a_command_help_imports_no_pandas(command, tmp_path):
+    assert "pandas" not in _imported(command, "--help", tmp_path=tmp_path)
+
+
+def test_solving_one_puzzle_imports_neither_pandas_nor_numpy(tmp_path):
+    assert _imported("solve", EASY, tmp_path=tmp_path) == {"clips"}
+
+
+def test_rating_b_imports_no_rules_and_no_pandas(tmp_path):
+    (tmp_path / "p.txt").write_text(EASY + "\n")
+    assert _imported("rate", "p.txt", "--rating", "B", "--jobs", "1", "--no-progress", tmp_path=tmp_path) <= {"numpy"}
