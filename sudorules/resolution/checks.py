@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Optional, Union
 
 from ..puzzle import Candidate, block_cells, block_of, cell_at, column_cells, row_cells
 from .state import ResolutionState
-from .steps import CspVariable, GCandidate, Step, te_rule, typed_rule
+from .steps import ChainCell, CspVariable, GCandidate, Step, te_rule, typed_rule
 
 HIDDEN_SINGLE_KINDS = {
     "hidden-single-in-a-row": "rn",
@@ -70,6 +70,27 @@ def _linked_to_any(candidate: Candidate, others: Iterable[Union[Candidate, GCand
     return any(_linked(candidate, other) for other in others)
 
 
+def _objects_problems(state: ResolutionState, chain: Iterable[ChainCell]) -> list[str]:
+    """What is wrong with the cells' own objects in ``state`` (the first cell found, checked before any
+    link): each left-linking candidate is a candidate of its variable; each right-linking object another
+    candidate of it, or a g-candidate of it (at least two of its labels present, the left-linking
+    candidate not among them)."""
+    for k, cell in enumerate(chain, start=1):
+        variable, left, right = cell.variable, cell.left, cell.right
+        if left not in variable or not state.is_candidate(left):
+            return [f"cell {k}: {left} is not a candidate of {variable.name}"]
+        if isinstance(right, GCandidate):
+            if right.variable != variable:
+                return [f"cell {k}: the g-candidate is not one of {variable.name}"]
+            if sum(state.is_candidate(c) for c in right.labels) < 2:
+                return [f"cell {k}: the g-label {right} has fewer than two candidates (no g-candidate)"]
+            if left in right.labels:
+                return [f"cell {k}: the left-linking candidate {left} is a label of the g-candidate"]
+        elif right is not None and (right not in variable or not state.is_candidate(right) or right == left):
+            return [f"cell {k}: {right} is not another candidate of {variable.name}"]
+    return []
+
+
 def check_chain_target(state: ResolutionState, step: Step, target: Candidate, braid: bool,
                        g: bool = False) -> list[str]:
     """Problems with one target of a whip (``braid=False``) or braid, in ``state`` before the step;
@@ -102,15 +123,13 @@ def check_chain_target(state: ResolutionState, step: Step, target: Candidate, br
         problems.append("the last cell of a whip or braid has no right-linking candidate")
     if any(cell.right is None for cell in chain[:-1]):
         problems.append("only the last cell may lack a right-linking candidate")
+    problems += _objects_problems(state, chain)
     if problems:
         return problems
     rights: list[Union[Candidate, GCandidate]] = []
     for k, cell in enumerate(chain, start=1):
         variable, left, right = cell.variable, cell.left, cell.right
         candidates = state.candidates_of(variable)
-        if left not in variable or not state.is_candidate(left):
-            problems.append(f"cell {k}: {left} is not a candidate of {variable.name}")
-            break
         if k == 1:
             if not left.is_linked(target):
                 problems.append(f"cell 1: {left} is not linked to the target {target}")
@@ -122,25 +141,12 @@ def check_chain_target(state: ResolutionState, step: Step, target: Candidate, br
         context = [target] + rights
         compatible = [c for c in candidates if not _linked_to_any(c, context)]
         if isinstance(right, GCandidate):
-            present = [c for c in right.labels if state.is_candidate(c)]
-            if right.variable != variable:
-                problems.append(f"cell {k}: the g-candidate is not one of {variable.name}")
-                break
-            if len(present) < 2:
-                problems.append(f"cell {k}: the g-label {right} has fewer than two candidates (no g-candidate)")
-                break
-            if left in right.labels:
-                problems.append(f"cell {k}: the left-linking candidate {left} is a label of the g-candidate")
-                break
             others = [c for c in compatible if c not in right.labels]
             if others:
                 problems.append(f"cell {k}: {[str(c) for c in others]} outside the g-candidate {right} are "
                                 f"compatible with the target and earlier right-linking objects")
             rights.append(right)
         elif right is not None:
-            if right not in variable or not state.is_candidate(right) or right == left:
-                problems.append(f"cell {k}: {right} is not another candidate of {variable.name}")
-                break
             if compatible != [right]:
                 problems.append(f"cell {k}: candidates compatible with the target and earlier right-linking "
                                 f"candidates are {[str(c) for c in compatible]}, not only {right}")
@@ -302,24 +308,17 @@ def check_special_chain_target(state: ResolutionState, step: Step, target: Candi
         problems.append("a candidate repeats in the chain (not loopless)")
     if target in pattern or any(isinstance(c.right, GCandidate) and target in c.right.labels for c in chain):
         problems.append("the target is one of the chain's candidates")
+    problems += _objects_problems(state, chain)
     if problems:
         return problems
     rights: list[Union[Candidate, GCandidate]] = []
     for k, cell in enumerate(chain, start=1):
         variable, left, right = cell.variable, cell.left, cell.right
         candidates = state.candidates_of(variable)
-        if left not in variable or not state.is_candidate(left):
-            return problems + [f"cell {k}: {left} is not a candidate of {variable.name}"]
         previous = target if k == 1 else rights[-1]
         if not _linked(left, previous):
             problems.append(f"cell {k}: {left} is not linked to {'the target' if k == 1 else 'R' + str(k - 1)} "
                             f"{previous}")
-        if isinstance(right, GCandidate):
-            present = [c for c in right.labels if state.is_candidate(c)]
-            if right.variable != variable or len(present) < 2 or left in right.labels:
-                return problems + [f"cell {k}: {right} is no g-candidate of {variable.name} without {left}"]
-        elif right is not None and (right not in variable or not state.is_candidate(right) or right == left):
-            return problems + [f"cell {k}: {right} is not another candidate of {variable.name}"]
         others = [c for c in candidates if c != left and c != right
                   and not (isinstance(right, GCandidate) and c in right.labels)]
         last = k == n
