@@ -8,6 +8,7 @@ so CSV and JSON outputs read exactly as before and plain strings are accepted wh
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 
 
 class _StrEnum(str, Enum):
@@ -46,6 +47,9 @@ TE_THEORIES = ("TE1", "TE2", "TE3", "BxB", "BxBB")
 _NAMES = {name.lower(): name for name in THEORY_PARTS + tuple(THEORY_ALIASES) + TE_THEORIES}
 
 
+# cached: a solve asks a theory for its parts, label and families about 160 times a puzzle (0.8 % of
+# `rate`'s Python calls before the cache)
+@lru_cache(maxsize=1024)
 def _theory_parts(value: str) -> frozenset[str]:
     """The parts named by a theory name (``+``-joined parts and aliases, in any case), with what they
     imply; a T&E theory's name alone; ValueError for an unknown part."""
