@@ -9,6 +9,10 @@ included on both sides (the JVM's, Python's).  Every value is checked against th
     PYTHONPATH=. python benchmarks/bench_shc.py --shc SHC.jar --only TE,B          # some sets
     PYTHONPATH=. python benchmarks/bench_shc.py --shc SHC.jar --cb001 10 --seed 5  # + cb-001, 10 a B level
 
+Ours should be an installed wheel (``--ours /path/to/venv/bin/sudorules``): an editable install adds
+its import hook, about 50 ms, to every start.  The T&E examples are one run of the 342 (as the issue
+measured them; ``--te-by-depth`` splits them), the others one run per published value.
+
 SHC.jar comes with CSP-Rules (``denis-berthier/CSP-Rules-V2.1``, ``XTERNS/SHC/SHC.jar``) and runs on
 Debian's ``default-jre-headless``; it is not part of sudorules.  Ours: ``sudorules rate FILE --rating
 R --jobs 1`` (R = B, TE, BxB, BxBB), the command a user runs.  SHC's limits are its defaults for each
@@ -66,14 +70,14 @@ def _our_values(path: Path, column: str) -> list[int]:
 
 
 def bench_group(name: str, label: str, puzzles: list[str], published: list[int], shc: Path, work: Path,
-                cores: tuple[int, int]) -> dict:
+                cores: tuple[int, int], ours_cmd: list[str]) -> dict:
     shc_class, ours, length = SETS[name]
     folder = work / f"{name}-{label}"
     folder.mkdir()
     source = folder / "in.txt"
     source.write_text("".join(p + "\n" for p in puzzles))
     shc_cmd = ["java", "-jar", str(shc), shc_class, "-input", str(source), "-output", str(folder / "shc.txt")]
-    our_cmd = [sys.executable, "-m", "sudorules", "rate", str(source), "--rating", ours, "--jobs", "1",
+    our_cmd = [*ours_cmd, "rate", str(source), "--rating", ours, "--jobs", "1",
                "--no-progress", "-o", str(folder / "ours.csv")]
     if length is not None:
         shc_cmd += ["-max-length", str(length)]
@@ -87,9 +91,11 @@ def bench_group(name: str, label: str, puzzles: list[str], published: list[int],
             "our_equal": sum(a == b for a, b in zip(our_values, published))}
 
 
-def shc_example_groups(name: str) -> list[tuple[str, list[str], list[int]]]:
+def shc_example_groups(name: str, whole: bool = False) -> list[tuple[str, list[str], list[int]]]:
     lines = [line[:81] for line in (SHC_EXAMPLES / f"{name}-input.txt").read_text().splitlines() if line.strip()]
     values = _shc_values(SHC_EXAMPLES / f"{name}-output-expected.txt")
+    if whole:
+        return [(f"{name} all", lines, values)]
     by_value: dict[int, list[int]] = defaultdict(list)
     for index, value in enumerate(values):
         by_value[value].append(index)
@@ -119,22 +125,27 @@ def main() -> None:
     parser.add_argument("--bxb-every", type=int, default=1,
                         help="BxB examples: one group per value of every Nth puzzle (1: all 153)")
     parser.add_argument("--cores", default="1,0", help="SHC's core, ours")
+    parser.add_argument("--ours", default=None, metavar="PATH",
+                        help="the sudorules command to time (default: this Python's -m sudorules)")
+    parser.add_argument("--te-by-depth", action="store_true", help="the T&E examples one run per depth")
     args = parser.parse_args()
     if shutil.which("java") is None or shutil.which("taskset") is None:
         raise SystemExit("needs java (Debian's default-jre-headless) and taskset")
     cores = tuple(int(c) for c in args.cores.split(","))
+    ours_cmd = [args.ours] if args.ours else [sys.executable, "-m", "sudorules"]
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-shc-") as tmp:
         work = Path(tmp)
         for name in [n for n in args.only.split(",") if n]:
-            for label, puzzles, published in shc_example_groups(name):
+            for label, puzzles, published in shc_example_groups(name, whole=name == "TE" and not args.te_by_depth):
                 if name == "BxB" and args.bxb_every > 1:
                     puzzles, published = puzzles[::args.bxb_every], published[::args.bxb_every]
-                results.append(bench_group(name, label, puzzles, published, args.shc, work, cores))
+                results.append(bench_group(name, label, puzzles, published, args.shc, work, cores, ours_cmd))
                 print(_line(results[-1]), flush=True)
         if args.cb001:
             for label, puzzles, published in cb001_groups(args.cb001, args.seed):
-                results.append(bench_group("B", label.replace(" ", "-"), puzzles, published, args.shc, work, cores))
+                results.append(bench_group("B", label.replace(" ", "-"), puzzles, published, args.shc, work, cores,
+                                           ours_cmd))
                 print(_line(results[-1]), flush=True)
     print()
     print("| set | group | puzzles | SHC CPU s | ours CPU s | SHC / ours | SHC equal | ours equal |")

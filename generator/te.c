@@ -95,9 +95,16 @@ static int assign(Grid *g, int x, Pending *p)
     clear_bit(g->c.present, x);
     put(g->values, x);
     ++g->n_values;
-    for (int w = 0; w < W; ++w)
-        for (uint64_t bits = LINK[x][w] & g->c.present[w]; bits; bits &= bits - 1)
-            if (drop(g, 64 * w + CTZ64(bits), p) < 0) return -1;
+    /* The linked candidates are the other present members of x's four variables: read from their
+     * masks (a few bits each) rather than by scanning LINK[x]'s 12 words; one linked through two
+     * variables is dropped once (its present bit is cleared by the first). */
+    for (int k = 0; k < 4; ++k) {
+        int v = VAR_OF[x][k];
+        for (unsigned m = g->c.live[v]; m; m &= m - 1) {
+            int y = MEMBER[v][CTZ64(m)];
+            if (has(g->c.present, y) && drop(g, y, p) < 0) return -1;
+        }
+    }
     return 0;
 }
 
@@ -263,12 +270,14 @@ static int target(const Te *te, const Grid *g, int x, int depth)
  * pass of braids first, and one of g-braids only when it changed nothing (braid[q] > g-braid[q], SPEC
  * §5.3: most eliminations need no g-candidate, and a g-braid search explores far more than a braid
  * search: on cb-001 line 12301, gB10, 2.2 s with every search a g-braid one, then see docs/engine.md).
- * *maxq (when not NULL) grows to the largest q that eliminated something. */
-static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int *maxq)
+ * `start_q` > 1 when g is known to be closed under the braids of length start_q - 1 (a fixpoint of a
+ * weaker theory: the first round starts there).  *maxq (when not NULL) grows to the largest q that
+ * eliminated something. */
+static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start_q, int *maxq)
 {
     int limit = T->p ? T->p : T->w1;
     if (g->n_values == 81) return TE_SOLVED;
-    for (int q = 1, with_g = 0; q <= limit;) {
+    for (int q = start_q, with_g = 0; q <= limit;) {
         int changed = 0;
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;
@@ -397,8 +406,22 @@ static int known_quiet(int z, const Grid *g, const TeTheory *T, int m, const Sna
             }
             *warm_level = level;
             *at_fixpoint = bracket && level < m;
-            break;
+            return 0;
         }
+    /* An entry of the same level with a weaker theory (fewer braids: BxB's previous p): the context's
+     * fixpoint lies below that one's as well (a stronger theory from a smaller state), so it starts
+     * there, at its first new braid length when it brackets g (*warm_level is then -1 - the weaker
+     * p).  BxB contexts are mostly quiet at every p below the value: each p used to start them anew. */
+    const Tried *t = m < TE_LEVELS ? &TRIED[m][z] : NULL;
+    if (t && t->exact && t->run == te_run_gen && t->T.g == T->g && t->T.w1 == T->w1 && t->T.p < T->p) {
+        const Snap *snap = &SNAPS[m][t->snap];
+        TeTheory weaker = t->T;
+        if (snap->stamp == t->stamp && tried_at(z, P, &weaker, m, &bracket, &exact) == snap) {
+            *warm = snap;
+            *warm_level = -1 - weaker.p;
+            *at_fixpoint = bracket;
+        }
+    }
     return 0;
 }
 
@@ -425,7 +448,7 @@ static void remember_quiet(int z, const Grid *g, const Grid *h, const TeTheory *
         for (uint64_t bits = h->values[w] & g->c.present[w]; bits; bits &= bits - 1) {
             int x = 64 * w + CTZ64(bits);
             Tried *t = &TRIED[m][x];
-            if (x != z && (t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp || !t->exact)) *t = entry;
+            if (x != z && (!t->exact || t->run != te_run_gen || SNAPS[m][t->snap].stamp != t->stamp)) *t = entry;
         }
 }
 
@@ -474,9 +497,9 @@ static int grid_of(Te *te, Grid *h, const Snap *t, const Grid *g, int depth)
  * for k = 1..n.  The fixpoint is T&E(T, n)'s (each level's eliminations are T&E(T, n)'s too); going up
  * one level at a time finds a context's contradiction with the cheapest hypotheses first, and leaves
  * entries (remember_quiet) that the next level starts its contexts from. */
-static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int depth, int *maxq)
+static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int depth, int start_q, int *maxq)
 {
-    int r = from >= 0 ? outcome(g) : close_theory(te, g, T, depth, maxq);
+    int r = from >= 0 ? outcome(g) : close_theory(te, g, T, depth, start_q, maxq);
     for (int k = from < 1 ? 1 : from + 1; k <= n && r == TE_QUIET; ++k) {
         int m = k - 1; /* the theory inside: T&E(T, m) */
         for (int changed = 1; changed && r == TE_QUIET;) {
@@ -494,15 +517,18 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
                 if (trace_event(te, TE_EV_HYP, depth + 1, z, k, 0) < 0) return TE_NOMEMORY;
                 Grid h;
                 int s;
-                if (warm != NULL && te->trace == NULL) { /* a path needs the context's whole story */
+                if (warm != NULL && warm_level < 0 && te->trace == NULL) { /* a weaker theory's fixpoint */
                     s = grid_of(te, &h, warm, exact ? NULL : g, depth + 1);
-                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, exact ? warm_level : -1, depth + 1, NULL);
+                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, -1, depth + 1, exact ? -warm_level : 1, NULL);
+                } else if (warm != NULL && te->trace == NULL) { /* a path needs the context's whole story */
+                    s = grid_of(te, &h, warm, exact ? NULL : g, depth + 1);
+                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, exact ? warm_level : -1, depth + 1, 1, NULL);
                 } else {
                     Pending p;
                     p.n = 0;
                     h = *g;
                     s = assign(&h, z, &p) < 0 ? TE_CONTRA : singles(te, &h, &p, depth + 1);
-                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, -1, depth + 1, NULL);
+                    if (s == TE_QUIET) s = te_close_at(te, &h, T, m, -1, depth + 1, 1, NULL);
                 }
                 if (s == TE_STOPPED || s == TE_NOMEMORY) return s;
                 if (s != TE_CONTRA) {
@@ -514,7 +540,7 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
                     trace_event(te, TE_EV_ELIM, depth, z, T->p, 0) < 0)
                     return TE_NOMEMORY;
                 r = eliminate(te, g, z, depth);
-                if (r == TE_QUIET) r = close_theory(te, g, T, depth, maxq);
+                if (r == TE_QUIET) r = close_theory(te, g, T, depth, 1, maxq);
                 changed = 1;
             }
         }
@@ -525,7 +551,7 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
 int te_close(Te *te, Grid *g, const TeTheory *T, int n, int from, int *maxq)
 {
     if (te->ctl.until_poll <= 0) te->ctl.until_poll = SR_POLL_EVERY;
-    return te_close_at(te, g, T, n, from, 0, maxq);
+    return te_close_at(te, g, T, n, from, 0, 1, maxq);
 }
 
 /* ---- the puzzle's state and the raters ------------------------------------------------------------ */

@@ -533,18 +533,19 @@ fail:
  * task "BxB" / "BxBB": T&E(1) (T&E(2)) to its fixpoint, then the BxB (BxBB) value ("value").
  * The dict: "outcome" (quiet / solved / contradiction / stopped / no-memory / timeout / interrupted),
  * "depth", "value" (-1 where not computed or not reached), "hypotheses", "searches", "values" (81
- * digits, 0 undecided, of the final state), "masks" (its 81 cell masks: a value's digit or the
- * candidates), and "trace" ((events, chains)) when asked. */
+ * digits, 0 undecided, of the final state) and "masks" (its 81 cell masks: a value's digit or the
+ * candidates) when `state` is true (None otherwise), and "trace" ((events, chains)) when asked. */
 static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self;
     static char *kwlist[] = {"masks", "task", "g", "depth_limit", "length_limit", "solution", "time_limit",
-                             "trace", NULL};
+                             "trace", "state", NULL};
     PyObject *masks_obj, *solution_obj = Py_None, *time_obj = Py_None;
     const char *task;
-    int gflag = 0, depth_limit = 3, length_limit = 36, want_trace = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|piiOOp:te_run", kwlist, &masks_obj, &task, &gflag,
-                                     &depth_limit, &length_limit, &solution_obj, &time_obj, &want_trace))
+    int gflag = 0, depth_limit = 3, length_limit = 36, want_trace = 0, want_state = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|piiOOpp:te_run", kwlist, &masks_obj, &task, &gflag,
+                                     &depth_limit, &length_limit, &solution_obj, &time_obj, &want_trace,
+                                     &want_state))
         return NULL;
     uint16_t masks[81];
     uint64_t solution[W];
@@ -598,18 +599,17 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL; /* the handler's exception (KeyboardInterrupt) is set */
     }
     const char *outcome = poll.timed_out ? "timeout" : OUTCOMES[r];
-    PyObject *digits = PyList_New(81);
-    if (digits == NULL) {
+    /* the final state, when asked for: 81 digits (0 undecided) and 81 cell masks (a value's digit or the
+     * candidates); a rating needs neither, and building them was a tenth of an easy puzzle's call */
+    PyObject *digits = want_state ? PyList_New(81) : (Py_INCREF(Py_None), Py_None);
+    PyObject *masks_out = want_state ? PyList_New(81) : (Py_INCREF(Py_None), Py_None);
+    if (digits == NULL || masks_out == NULL) {
+        Py_XDECREF(digits);
+        Py_XDECREF(masks_out);
         te_trace_free(&trace);
         return NULL;
     }
-    PyObject *masks_out = PyList_New(81); /* the final state: a value's digit, or the candidates */
-    if (masks_out == NULL) {
-        Py_DECREF(digits);
-        te_trace_free(&trace);
-        return NULL;
-    }
-    for (int cell = 0; cell < 81; ++cell) {
+    for (int cell = 0; want_state && cell < 81; ++cell) {
         int d = 0;
         long m = 0;
         for (int n = 0; n < 9; ++n) {
@@ -641,7 +641,7 @@ static PyMethodDef methods[] = {
      "if g) if it is at most limit (>= 1), else 0."},
     {"te_run", (PyCFunction)(void (*)(void))py_te_run, METH_VARARGS | METH_KEYWORDS,
      "te_run(masks, task, g=False, depth_limit=3, length_limit=36, solution=None, time_limit=None, "
-     "trace=False) -> dict: the compiled T&E engine (generator/te.c) on a puzzle given by 81 cell masks; "
+     "trace=False, state=False) -> dict: the compiled T&E engine (generator/te.c) on a puzzle given by 81 cell masks; "
      "task B, TE, classify, BxB or BxBB (see te.c and sudorules/engine/te.py)."},
     {NULL, NULL, 0, NULL},
 };

@@ -21,8 +21,9 @@ EXIT_TIMEOUT = 4       #: solve: the time limit was reached
 EXIT_SIGINT = 128 + signal.SIGINT    #: 130: interrupted (Ctrl-C)
 EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
 #: 141: standard output was closed by its reader (``| head``): the output was cut, nothing failed;
-#: the status a shell shows for a program killed by SIGPIPE
-EXIT_SIGPIPE = 128 + signal.SIGPIPE
+#: the status a shell shows for a program killed by SIGPIPE (13 on every POSIX system; Windows has
+#: no SIGPIPE, and a closed stdout ends the run with the same status there)
+EXIT_SIGPIPE = 128 + getattr(signal, "SIGPIPE", 13)
 
 
 class SudorulesError(Exception):

@@ -32,7 +32,7 @@ def _bad(name: str, reason: str) -> OptionError:
 
 def max_jobs() -> int:
     """The most jobs a run may use: :data:`JOBS_PER_CORE` times the cores this process may use."""
-    from .batch.pool import cpu_count
+    from .oscompat import cpu_count
 
     return JOBS_PER_CORE * cpu_count()
 

@@ -15,9 +15,11 @@ later writer:
   file keeps its mode, a new one gets 0666 less the umask (``mkstemp`` alone would give 0600);
 * writing over one of the run's input files is refused, standard input included when it is a file
   (``check - -o in.txt < in.txt``);
-* a temporary file is locked (``flock``) while its run writes it; one that a killed run left behind
-  (``kill -9``: no chance to remove it) is unlocked, and the next run writing the same target removes
-  it;
+* a temporary file is locked (:func:`sudorules.oscompat.lock`: ``flock``, on Windows
+  ``msvcrt.locking``) while its run writes it; one that a killed run left behind (``kill -9``: no
+  chance to remove it) is unlocked, and the next run writing the same target removes it.  Where an
+  open file cannot be renamed (Windows) the temporary file is closed, and unlocked, just before its
+  rename;
 * every OS error becomes an :class:`~sudorules.errors.OutputError` whose one-line message names the
   path as the user gave it; a full disk is a :class:`~sudorules.errors.DiskFullError` (status 1: the
   run failed part-way);
@@ -42,6 +44,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import DiskFullError, OutputError
+from .oscompat import O_BINARY, lock, renames_open_files, umask
 
 PathLike = Union[str, Path]
 
@@ -49,20 +52,6 @@ PathLike = Union[str, Path]
 def is_stdout(target: Optional[PathLike]) -> bool:
     """True for the targets that mean standard output: ``None`` and ``-``."""
     return target is None or str(target) == "-"
-
-
-def _umask() -> int:
-    """The process umask, read without changing it where /proc tells it (Linux), else set and reset."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def _is_stream_name(name: str) -> bool:
@@ -109,7 +98,7 @@ def stream_descriptor(target: PathLike) -> int:
     descriptor = _descriptor_of(name)
     if descriptor is not None:
         return os.dup(descriptor)
-    return os.open(name, os.O_WRONLY | os.O_APPEND)
+    return os.open(name, os.O_WRONLY | os.O_APPEND | O_BINARY)
 
 
 def _same_file(a: str, b: PathLike) -> bool:
@@ -124,20 +113,7 @@ def _same_file(a: str, b: PathLike) -> bool:
         return False
 
 
-# --- locks and temporary files (flock: the kernel drops the lock with the process) ---------------
-
-def try_lock(fd: int, wait: bool = False) -> bool:
-    """Take an exclusive ``flock`` on the open file ``fd``: True when taken, False when another
-    process holds it (at once unless ``wait``)."""
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except OSError as error:
-        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            return False
-        raise
-    return True
+# --- locks and temporary files (oscompat.lock: the system drops the lock with the process) ---------
 
 
 def _remove_stale_temporaries(directory: str, base: str) -> None:
@@ -151,16 +127,18 @@ def _remove_stale_temporaries(directory: str, base: str) -> None:
     for name in names:
         path = os.path.join(directory, name)
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             continue
         try:
-            if stat.S_ISREG(os.fstat(fd).st_mode) and try_lock(fd):
+            if stat.S_ISREG(os.fstat(fd).st_mode) and lock(fd):
+                if not renames_open_files():
+                    fd = _closed(fd)  # Windows cannot remove an open file
                 os.unlink(path)
         except OSError:
             pass
         finally:
-            os.close(fd)
+            _closed(fd)
 
 
 def _locked_temporary(directory: str, base: str) -> tuple[int, str]:
@@ -169,7 +147,7 @@ def _locked_temporary(directory: str, base: str) -> tuple[int, str]:
     removed it, a new one is made."""
     while True:
         fd, path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
-        try_lock(fd, wait=True)
+        lock(fd, wait=True)
         if os.fstat(fd).st_nlink > 0:
             return fd, path
         os.close(fd)
@@ -332,20 +310,35 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
         handle, temporary = _locked_temporary(directory, base)
     except OSError as error:
         raise _output_error(error, name, ()) from None
-    lock = os.dup(handle)  # holds the lock until the rename: the stream's close would drop it
+    held = os.dup(handle)  # holds the lock until the rename: the stream's close would drop it
     try:
-        os.fchmod(handle, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
+        mode_bits = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~umask()
+        if hasattr(os, "fchmod"):
+            os.fchmod(handle, mode_bits)
+        else:  # Windows before Python 3.13: only the read-only bit means anything there
+            os.chmod(temporary, mode_bits)
         with os.fdopen(handle, mode, **text_args) as stream:
             yield stream
+        if not renames_open_files():
+            held = _closed(held)
         os.replace(temporary, real)
     except OSError as error:
+        held = _closed(held)  # before removing it (Windows cannot remove an open file)
         _discard(temporary)
         raise _output_error(error, name, (name, real, temporary)) from None
     except BaseException:
+        held = _closed(held)
         _discard(temporary)
         raise
     finally:
-        os.close(lock)
+        _closed(held)
+
+
+def _closed(fd: int) -> int:
+    """Close ``fd`` unless it is -1 (closed already); -1."""
+    if fd >= 0:
+        os.close(fd)
+    return -1
 
 
 def _output_error(error: OSError, name: str, ours: tuple[str, ...]) -> BaseException:
@@ -354,7 +347,7 @@ def _output_error(error: OSError, name: str, ours: tuple[str, ...]) -> BaseExcep
     (an input file the body failed to read is not the output's fault)."""
     if error.filename is not None and ours and str(error.filename) not in ours:
         return error
-    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+    if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):  # no EDQUOT on Windows
         return DiskFullError(f"{name}: no space left on device (disk full)")
     return OutputError(f"{name}: {error.strerror or error}")
 

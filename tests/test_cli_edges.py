@@ -158,13 +158,24 @@ def _stat_fields(pid: int) -> Optional[list[str]]:
     return data[data.rindex(")") + 2:].split()
 
 
+def _is_resource_tracker(pid: int) -> bool:
+    """True for multiprocessing's resource tracker, which every ``spawn`` parent starts beside its
+    workers (``SUDORULES_START_METHOD=spawn``); it is no worker, and ends when its parent does."""
+    try:
+        return b"multiprocessing.resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def children(pid: int) -> list[tuple[int, str]]:
-    """(pid, start time) of the live processes whose parent is ``pid``."""
+    """(pid, start time) of the live processes whose parent is ``pid`` (its workers; not the
+    resource tracker of a ``spawn`` run)."""
     kids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             fields = _stat_fields(int(entry))
-            if fields is not None and int(fields[1]) == pid and fields[0] not in "ZX":
+            if (fields is not None and int(fields[1]) == pid and fields[0] not in "ZX"
+                    and not _is_resource_tracker(int(entry))):
                 kids.append((int(entry), fields[19]))
     return kids
 

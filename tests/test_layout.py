@@ -16,13 +16,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 
 LAYERS = [
-    {"errors", "enums", "extras", "_lazy"},  # _lazy: the subpackages' lazy exports
+    {"errors", "enums", "extras", "_lazy", "oscompat"},  # _lazy: the subpackages' lazy exports
     {"puzzle"},
     {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
     {"generation"},
     {"resolution"},
     {"engine"},
-    {"batch", "options"},  # options: jobs are capped by the cores (batch.pool.cpu_count)
+    {"batch", "options"},
     {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},

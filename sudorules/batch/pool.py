@@ -8,11 +8,19 @@ by the caller's ``on_failure`` and the batch goes on.
 Why not ``multiprocessing.Pool`` or ``concurrent.futures``: the first hangs when a worker dies and the
 second breaks the whole executor; neither lets us kill one stuck task and carry on.
 
-Workers never outlive the pool's process: each asks the kernel to kill it when its parent dies
-(``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux; elsewhere a thread polls the parent's pid), so even a
-SIGKILL of the main process leaves no orphan holding gigabytes and the output file.  Workers ignore
-SIGINT (Ctrl-C reaches the whole process group; the parent decides) and the pool kills them at once
-when the parent is interrupted.
+Workers never outlive the pool's process: each ends when its parent dies
+(:func:`~sudorules.oscompat.die_with_parent`: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` on Linux; elsewhere a
+thread waiting on the parent), so even a SIGKILL of the main process leaves no orphan holding
+gigabytes and the output file.  Workers ignore SIGINT (Ctrl-C reaches the whole process group; the
+parent decides) and the pool kills them at once when the parent is interrupted.
+
+Workers are started with ``fork`` on Linux and ``spawn`` on macOS and Windows
+(:func:`~sudorules.oscompat.start_method`; ``SUDORULES_START_METHOD`` forces one).  Under ``spawn`` a
+worker is a new interpreter: the factory and its arguments are pickled (module-level functions and
+plain values), and everything a worker needs (the rules, the C core's tables) it builds itself; the
+test suite runs with ``spawn`` forced too.  A memory limit is the kernel's RLIMIT_AS where it is
+enforced (Linux); elsewhere the pool measures each busy worker's RSS every
+:data:`MEMORY_WATCH_SECONDS` and kills the one past its limit, with a ``memory`` result.
 """
 
 from __future__ import annotations
@@ -20,14 +28,15 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
-import threading
 import time
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from .. import oscompat
 from ..errors import SudorulesError
+from ..oscompat import cpu_count  # noqa: F401  (re-exported: batch.cpu_count)
 
 #: A worker factory: called once in each worker process with the pool's ``init_args``; returns the
 #: function that handles one task.
@@ -35,6 +44,12 @@ WorkerFactory = Callable[..., Callable[[Any], Any]]
 
 #: the signals that stop a run (blocked while a worker is forked: see OrderedPool._spawn)
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+#: how often the pool measures a busy worker's RSS where the kernel cannot cap it (macOS, Windows):
+#: cb-001's B9 puzzle under W grows a worker by 225 MiB in 3.6 s (/usr/bin/time on ``solve --theory
+#: W``), 60 MiB a second, so a quarter of a second lets such a worker pass its limit by some 15 MiB;
+#: one measure costs microseconds (libproc, kernel32; ``ps``, the fallback, 5-30 ms)
+MEMORY_WATCH_SECONDS = 0.25
 
 #: in a worker, while it handles a task: sends the task's result so far to the pool (report_partial)
 _partial_sink: Optional[Callable[[Any], None]] = None
@@ -48,30 +63,8 @@ def report_partial(value: Any) -> None:
         _partial_sink(value)
 
 
-def _address_space() -> int:
-    """This process's current virtual memory size in bytes (0 where /proc is absent)."""
-    try:
-        with open("/proc/self/statm") as handle:
-            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return 0
-
-
 class PoolError(SudorulesError):
     """The pool cannot run: a worker failed while starting (before it handled any task)."""
-
-
-def available_memory() -> Optional[int]:
-    """The memory the kernel says is available for new work (``MemAvailable``), in bytes; None where
-    /proc/meminfo is absent."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def default_memory_limit(jobs: int) -> Optional[int]:
@@ -80,61 +73,26 @@ def default_memory_limit(jobs: int) -> Optional[int]:
     Without a limit, two B workers on B9-B10 puzzles take 20 GB, and on a smaller machine the
     kernel's OOM killer picks a victim, possibly the main process, instead of the puzzle ending as a
     ``memory`` row."""
-    available = available_memory()
+    available = oscompat.available_memory()
     return None if available is None else max(available // max(1, jobs), 256 * 2**20)
 
 
-def limit_address_space(limit: int) -> None:
-    """Cap this process's address space at its current size plus ``limit`` bytes (RLIMIT_AS).
-
-    The cap never exceeds the hard limit the process was started under (``ulimit -v``: asking for
-    more is refused, and the worker could not start at all) nor what the kernel's rlimit can hold (a
-    ``--memory-limit`` of 10**14 MiB overflows it): at or past those the cap is the hard limit."""
-    import resource
-
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = _address_space() + limit
-    ceiling = (2**63 - 1) if hard == resource.RLIM_INFINITY else hard
-    if cap >= ceiling:
-        cap = hard  # RLIM_INFINITY when there is no hard limit: no cap at all
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-
-
-def _die_with_parent(parent: int) -> None:
-    """Make this worker die when the process that started it dies, however that one ends."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        if libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl failed")
-    except (OSError, AttributeError):  # not Linux: poll (a CLIPS run releases the GIL, so this runs)
-        def watch() -> None:
-            while True:
-                time.sleep(1.0)
-                if os.getppid() != parent:
-                    os._exit(1)
-        threading.Thread(target=watch, name="sudorules-parent-watch", daemon=True).start()
-    if os.getppid() != parent:  # the parent died before the request was made
-        os._exit(1)
-
-
-def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, memory_limit: Optional[int],
+def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, kernel_limit: Optional[int],
                  parent: int) -> None:
     # A forked worker inherits the parent's Python signal handlers; it must not raise the parent's
     # Interrupted, nor print a KeyboardInterrupt traceback when Ctrl-C reaches the process group.
-    # It also inherits the signal mask the parent set around the fork (see OrderedPool._spawn).
+    # It also inherits the signal mask the parent set around its start, forked or spawned (see
+    # OrderedPool._spawn): a spawned worker's imports (a second) are thus safe from Ctrl-C too.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-    _die_with_parent(parent)
+    oscompat.unblock_signals(_STOP_SIGNALS)
+    oscompat.die_with_parent(parent)
     try:
         handle = factory(*init_args)
-        if memory_limit:
+        if kernel_limit:
             # The limit is on growth past the loaded state: a forked worker starts with its parent's
             # address space, which has nothing to do with what one task needs.
-            limit_address_space(memory_limit)
+            oscompat.limit_address_space(kernel_limit)
     except Exception as error:  # e.g. rule files that cannot be read: the parent says it in one line
         try:
             conn.send(("failed", f"{type(error).__name__}: {error}"))
@@ -171,52 +129,91 @@ class _Worker:
     started: float = 0.0
     ready: bool = False
     partial: Any = None  #: the current task's result so far (report_partial), or None
-
-
-def _context():
-    return mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    baseline: Optional[int] = None  #: RSS when it was ready (the pool's memory watch), bytes
+    measured: float = 0.0  #: when its RSS was last measured (time.monotonic)
 
 
 class OrderedPool:
     """Run ``handle(payload)`` for each ``(index, payload)`` task on ``jobs`` worker processes.
 
     ``on_failure(payload, kind, detail, partial)`` builds the result of a task whose worker failed,
-    with kind ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError, or an
-    exit with an error status under a memory limit), ``crashed`` (the worker was killed by a signal,
-    a SIGSEGV or a SIGKILL, or exited without a memory limit) or ``error`` (an exception; detail is
-    its text); ``partial`` is the task's result so far (:func:`report_partial`), or None.
+    with kind ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError, an
+    exit with an error status under a memory limit, or stopped by the memory watch), ``crashed`` (the
+    worker was killed by a signal, a SIGSEGV or a SIGKILL, or exited without a memory limit) or
+    ``error`` (an exception; detail is its text); ``partial`` is the task's result so far
+    (:func:`report_partial`), or None.
+
+    ``memory_limit`` (bytes) is how far a worker may grow past its state once built: the kernel's
+    RLIMIT_AS where it is enforced, else the pool's RSS watch; ``watch_memory`` forces the watch
+    (True) or the kernel's cap (False) instead of the platform's choice.  ``start_method`` forces
+    ``fork`` or ``spawn`` instead of :func:`~sudorules.oscompat.start_method`'s.
     """
 
     def __init__(self, factory: WorkerFactory, init_args: tuple = (), jobs: int = 1,
                  on_failure: Callable[[Any, str, str, Any], Any] = lambda payload, kind, detail, partial: None,
                  task_timeout: Optional[float] = None, memory_limit: Optional[int] = None,
-                 lookahead: int = 256):
+                 lookahead: int = 256, watch_memory: Optional[bool] = None, start_method: Optional[str] = None):
         self.factory, self.init_args = factory, init_args
         self.jobs = max(1, jobs)
         self.on_failure = on_failure
         self.task_timeout = task_timeout
         self.memory_limit = memory_limit
+        if watch_memory is None:
+            watch_memory = not oscompat.kernel_limits_memory()
+        self.watch_memory = bool(memory_limit) and watch_memory
         self.lookahead = max(lookahead, self.jobs)
         self.replaced = 0  #: workers replaced after a failure
-        self._ctx = _context()
+        self.start_method = start_method or oscompat.start_method()
+        self._ctx = mp.get_context(self.start_method)
         self._workers: list[_Worker] = []
+        self._starting: Optional[_Worker] = None  #: a worker being started, not yet in _workers
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, daemon=True,
-                                    args=(child, self.factory, self.init_args, self.memory_limit, os.getpid()))
+        kernel_limit = None if self.watch_memory else self.memory_limit
+        process = self._ctx.Process(target=oscompat.SpawnTarget(_worker_main), daemon=True,
+                                    args=(child, self.factory, self.init_args, kernel_limit, os.getpid()))
+        worker = _Worker(process, parent)
         # A signal handled during fork() runs our handler inside the at-fork hooks, where its
         # exception is printed and ignored ("Exception ignored in _releaseLock") and the run went on:
-        # 7 of 13 SIGINTs while 64 workers started (issue 27).  Blocked around the fork, it is
-        # handled just after, in the parent's own code, where Interrupted ends the run; the worker
-        # unblocks it once its own handlers are set (_worker_main).
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        # 7 of 13 SIGINTs while 64 workers started (issue 27).  Held during the start, it is
+        # handled just after, in the parent's own code, where Interrupted ends the run (and close()
+        # kills this worker, which the caller has not listed yet).  The worker, forked or spawned,
+        # starts with the signals blocked and unblocks them once its own handlers are set
+        # (_worker_main); on Windows a spawned worker ignores Ctrl-C from its first import (SpawnTarget).
+        if self.start_method != "fork" and hasattr(signal, "pthread_sigmask"):
+            # multiprocessing starts its resource tracker with the first spawned worker and then
+            # unblocks SIGINT and SIGTERM in the calling thread, undoing the hold below for the
+            # worker (whose start-up a Ctrl-C then broke with a KeyboardInterrupt traceback in 3
+            # runs of 3): started first, it cannot.
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+        self._starting = worker
         try:
-            process.start()
+            with oscompat.signals_held(_STOP_SIGNALS):
+                process.start()
         finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             child.close()
-        return _Worker(process, parent)
+        self._starting = None
+        return worker
+
+    def _over_memory(self, worker: _Worker, now: float) -> Optional[tuple[str, str]]:
+        """The memory watch: ``("memory", detail)`` when the busy ``worker`` has grown past its limit
+        since it was ready (measured at most every :data:`MEMORY_WATCH_SECONDS`), else None.  A
+        spike between two measurements can still go past the limit: the kernel's cap, where there
+        is one, does not have that gap."""
+        if not self.watch_memory or worker.task is None or worker.baseline is None:
+            return None
+        if now - worker.measured < MEMORY_WATCH_SECONDS:
+            return None
+        worker.measured = now
+        size = oscompat.resident_memory(worker.process.pid)
+        if size is None or size - worker.baseline <= self.memory_limit:
+            return None
+        worker.process.kill()
+        return "memory", (f"worker stopped at {size / 2**20:.0f} MiB, {(size - worker.baseline) / 2**20:.0f} MiB "
+                          f"past its loaded state (memory limit {self.memory_limit / 2**20:.0f} MiB)")
 
     def _retire(self, worker: _Worker) -> None:
         if worker.process.is_alive():
@@ -265,7 +262,8 @@ class OrderedPool:
 
     def _step(self, results: dict[int, Any], retry: list[tuple[int, Any]]) -> None:
         """Wait for messages or deaths, record results, kill overdue workers and replace dead ones."""
-        ready = wait([w.conn for w in self._workers] + [w.process.sentinel for w in self._workers], timeout=0.5)
+        ready = wait([w.conn for w in self._workers] + [w.process.sentinel for w in self._workers],
+                     timeout=MEMORY_WATCH_SECONDS if self.watch_memory else 0.5)
         now = time.monotonic()
         for i, worker in enumerate(self._workers):
             if worker.conn in ready:
@@ -276,6 +274,8 @@ class OrderedPool:
                 if message is not None:
                     if message[0] == "ready":
                         worker.ready = True
+                        if self.watch_memory:
+                            worker.baseline = oscompat.resident_memory(worker.process.pid)
                     elif message[0] == "partial":
                         worker.partial = message[1]
                     elif message[0] == "failed":
@@ -297,6 +297,8 @@ class OrderedPool:
                 failure = self._death(worker.process.exitcode)
             elif worker.task is not None and self.task_timeout and now - worker.started > self.task_timeout:
                 failure = ("timeout", f"killed after {now - worker.started:.1f}s")
+            else:
+                failure = self._over_memory(worker, now)
             if failure is None:
                 continue
             if not worker.ready:
@@ -319,12 +321,17 @@ class OrderedPool:
             except ValueError:
                 name = f"signal {-exitcode}"
             return "crashed", f"worker killed by {name}"
+        if exitcode is not None and exitcode >= 0xC0000000:  # Windows: an NTSTATUS exception code
+            return "crashed", f"worker ended by exception {exitcode:#010x}"  # 0xc0000005: access violation
         if self.memory_limit:
             return "memory", f"worker exited with status {exitcode} under its memory limit"
         return "crashed", f"worker exited with status {exitcode}"
 
     def close(self, kill: bool = False) -> None:
         """Stop every worker: ask idle ones to end, kill the rest (all of them at once with ``kill``)."""
+        starting, self._starting = self._starting, None
+        if starting is not None and starting.process.pid is not None:  # started, then interrupted
+            self._retire(starting)
         if kill:
             for worker in self._workers:
                 self._retire(worker)
@@ -339,11 +346,3 @@ class OrderedPool:
             worker.process.join(timeout=2)
             self._retire(worker)
         self._workers = []
-
-
-def cpu_count() -> int:
-    """The number of cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1

@@ -53,6 +53,11 @@ def canonical_rating(name: str) -> str:
         raise OptionError(f"rating: {reason}", reason) from None
 
 
+def compiled_only(ratings: Sequence[str]) -> bool:
+    """True when every rating comes from the compiled T&E engine (or is classify's): no rules."""
+    return all(name in COMPILED_RATINGS or name in classify_columns(True) for name in ratings)
+
+
 def classify_columns(g: bool = False) -> tuple[str, ...]:
     """The rating columns of ``classify``: ``te_depth`` (and ``gte_depth`` with g), B, BxB, BxBB."""
     return ("te_depth", "gte_depth", *CLASSIFY_COLUMNS[1:]) if g else CLASSIFY_COLUMNS

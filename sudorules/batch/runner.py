@@ -11,10 +11,12 @@ more memory or a longer time limit.  Their new rows are appended, with their row
 file ``OUT.retry.csv`` as they come (so an interrupted retry resumes too), and the output is then
 rewritten once, under a temporary name renamed over it, with the new rows in place.
 
-One run at a time per output: a run holds an exclusive ``flock`` on its output file for as long as it
-writes (the kernel drops it with the process, even on SIGKILL), and a second run on the same output
-refuses at once.  When ``retry`` renames a rewritten file over the output, the new file is locked
-before the rename, so the output is never unlocked in between.  The input is checked before the
+One run at a time per output: a run holds an exclusive lock (:func:`~sudorules.oscompat.lock`:
+``flock``, ``msvcrt.locking`` on Windows) on its output file for as long as it writes (the system
+drops it with the process, even on SIGKILL), and a second run on the same output refuses at once.
+When ``retry`` renames a rewritten file over the output, the new file is locked before the rename,
+so the output is never unlocked in between; Windows renames no open file, so there the output is
+unlocked while it is rewritten, and locked again after.  The input is checked before the
 output is created, and an output that is one of the inputs is refused.  An output that is not a
 regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly, like standard output:
 no resume, no lock.
@@ -41,10 +43,10 @@ from ..collection.template import RowTemplate
 from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OutputError, SudorulesError
 from ..extras import require
 from ..options import capped_jobs, check_memory_mib, check_time_limit
-from ..output import (check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, try_lock,
-                      write_all)
+from ..oscompat import O_BINARY, lock as lock_file, renames_open_files, start_method
+from ..output import check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, write_all
 from .pool import OrderedPool, cpu_count, default_memory_limit, report_partial
-from .rating import RatingRow, Rater, header, record_failed_row
+from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
 
 
@@ -56,9 +58,10 @@ class BatchError(SudorulesError):
 
 
 class OutputLock:
-    """An exclusive ``flock`` on the file at ``path``, held while a run writes it.
+    """An exclusive lock (:func:`~sudorules.oscompat.lock`) on the file at ``path``, held while a run
+    writes it.
 
-    The lock belongs to the open file, so the kernel releases it when the process ends in any way;
+    The lock belongs to the open file, so the system releases it when the process ends in any way;
     a second run asking for it is refused at once (no waiting)."""
 
     def __init__(self, path: Path):
@@ -66,9 +69,9 @@ class OutputLock:
         self.fd: Optional[int] = None
 
     def acquire(self) -> "OutputLock":
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)  # 0o666 less the umask, like open()
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_BINARY, 0o666)  # 0o666 less the umask, like open()
         try:
-            taken = try_lock(fd)
+            taken = lock_file(fd)
         except OSError:
             os.close(fd)
             raise
@@ -218,7 +221,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[s
     if not wanted:
         side.unlink(missing_ok=True)
         return
-    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
     try:
         if os.fstat(fd).st_size == 0:
             write_all(fd, csv_line(["row", *columns]).encode(), str(side), cut_back=True)
@@ -232,18 +235,25 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[s
     for index, cells in finished.items():
         done[index] = cells
     locked: Optional[int] = None
+    keep_locked = renames_open_files()
+    if not keep_locked:  # Windows renames no file that is open: the output is unlocked while it is rewritten
+        lock.release()
     try:
         with open_output(path) as handle:  # a temporary file, locked (open_output), renamed over the output
             handle.write(csv_line(columns))
             handle.writelines(csv_line(row) for row in done)
             handle.flush()
             os.fsync(handle.fileno())
-            locked = os.dup(handle.fileno())  # its lock, kept past the rename
+            if keep_locked:
+                locked = os.dup(handle.fileno())  # its lock, kept past the rename
     except BaseException:
         if locked is not None:
             os.close(locked)
         raise
-    lock.take(locked)
+    if keep_locked:
+        lock.take(locked)
+    else:
+        lock.acquire()
     side.unlink()
     summary.retried = len(finished)
 
@@ -282,8 +292,15 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
             row.error = f"{detail}; {', '.join(missing)} not rated" if missing else detail
         return row
 
-    hard_limit = backstop_seconds(ratings, time_limit)
     jobs = options.jobs or cpu_count()
+    if jobs == 1 and compiled_only(ratings):
+        # The compiled engine's ratings need no worker process: their memory is bounded (the engine's
+        # static tables, about 25 MB), they stop themselves at the time limit, and a worker's start
+        # was half the CPU of rating 10 easy puzzles (issue 23: B against SHC at B0-B1).
+        rater = Rater(ratings, max_length=options.max_length, time_limit=time_limit, max_depth=options.max_depth)
+        yield from (rater.rate(record) for record in records)
+        return
+    hard_limit = backstop_seconds(ratings, time_limit)
     memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit * 2**20
     pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
                        on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
@@ -316,6 +333,8 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                          f"leave out one of them (sudorules select {output} --format ... formats it afterwards)")
     if options.scheduler is not None:
         require("distributed", "--scheduler")
+    else:
+        start_method()  # a bad SUDORULES_START_METHOD: an OptionError before any output is made
     if output is not None and output.endswith(".parquet"):
         require("pyarrow", f"writing {output}")
         return _rate_to_parquet(source, output, options)
@@ -348,7 +367,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             else:
                 done = completed_rows(path, header(ratings, options.canonical, tail))
                 records = _skip_done(records, done)
-            handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND), output)
+            handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND | O_BINARY), output)
             if not done and path.stat().st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
             summary.skipped = len(done) - summary.retried  # rows kept as they were

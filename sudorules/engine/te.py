@@ -98,9 +98,10 @@ BEYOND = {1: Status.BEYOND_TE1, 2: Status.BEYOND_TE2, 3: Status.BEYOND_TE3}
 
 
 def _run(puzzle: Puzzle, task: str, *, g: bool = False, depth_limit: int = MAX_DEPTH, length_limit: int = 36,
-         solution: Optional[Sequence[int]] = None, time_limit: Optional[float] = None, trace: bool = False) -> dict:
-    return _trial.te_run(list(puzzle.masks()), task, g, depth_limit, length_limit,
-                         None if solution is None else "".join(map(str, solution)), time_limit, trace)
+         solution: Optional[Sequence[int]] = None, time_limit: Optional[float] = None, trace: bool = False,
+         state: bool = False) -> dict:
+    return _trial.te_run(puzzle.masks(), task, g, depth_limit, length_limit,
+                         None if solution is None else "".join(map(str, solution)), time_limit, trace, state)
 
 
 def _stopped(answer: dict) -> Optional[Status]:
@@ -144,7 +145,7 @@ def short_whips(puzzle: Puzzle, *, g: bool = False, solution: Optional[Sequence[
     their closure (the compiled engine's braids of length <= 2, about a millisecond) is the state any
     simplest-first path of whips reaches before its first whip[3], and the rating when it solves the
     puzzle (W 0-2: 58 % of cb-001).  The rules then need to run only from that state."""
-    answer = _run(puzzle, "B", g=g, length_limit=2, solution=solution)
+    answer = _run(puzzle, "B", g=g, length_limit=2, solution=solution, state=True)
     if answer["depth"] < 0:
         return ShortWhips(None, None, beyond=True)
     if answer["value"] >= 0:
@@ -253,10 +254,10 @@ def te_path(puzzle: Puzzle, theory: str, *, max_length: int = 36, solution: Opti
     name = theory[1:] if g else theory
     if name.startswith("TE"):
         answer = _run(puzzle, "path-TE", g=g, depth_limit=int(name[2:]), solution=solution,
-                      time_limit=time_limit, trace=True)
+                      time_limit=time_limit, trace=True, state=True)
     else:
         answer = _run(puzzle, f"path-{name}", g=g, length_limit=max_length, solution=solution,
-                      time_limit=time_limit, trace=True)
+                      time_limit=time_limit, trace=True, state=True)
     if answer["trace_failed"]:
         raise MemoryError("the T&E path could not be recorded: out of memory")
     events, chains = answer["trace"]
