@@ -8,6 +8,8 @@
  *                                                            section below says what and why)
  *     State(labels).g_whip(target, limit, budget) -> int    (the same, for a whip with a g-rlc)
  *     State(labels).braid(target, g, limit, budget) -> int  (the same for braids and g-braids)
+ *     State(labels).chain(target, mode, length, typed, budget) -> tuple | int
+ *                                                           (one special chain, found and returned)
  *
  * For each target Z (a label among `labels`, the current candidates) the contradiction depth of Z,
  * exactly TrialState(labels, LINKS).contradiction_depth(Z, g) of trial.py, when it is not None and at
@@ -731,4 +733,210 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     for (int v = 0; v < NV; ++v)
         if (free[v] != c->live[v]) touched[v >> 6] |= 1ull << (v & 63);
     return braid_extend(&s, 0, inc, free, touched, memo_slot(s.key, -1), bound);
+}
+
+/* ---- special chains: one chain of a given length on a target, found and returned ---------------
+ *
+ * The chains of SPEC §4.3 (and typed whips, g-bivalue-chains), each a regular chain V1{L1 R1} - ... -
+ * Vn{Ln Rn}: L1 linked to the target Z, each Lk linked (g-linked) to R(k-1), distinct variables, no
+ * label twice, Z in none of the variables; each mode says which other candidates a cell may hold (those
+ * neither Lk nor Rk) and how the chain ends:
+ *   whip   all linked to Z or an earlier R; the last cell (no Rn) has none left (typed whips);
+ *   z      all linked to Z (z-candidates), Rk not; the last cell, at least two candidates, none but Ln
+ *          unlinked to Z (z-chains);
+ *   t      in V1 linked to Z, R1 not; in Vk (k > 1) linked to an earlier R; the last cell has exactly
+ *          one candidate besides Ln that is linked to no earlier R, and it is linked to Z: SudoRules'
+ *          t-whip, a partial whip[1] on Z glued to a partial whip on R1 (G/CHAIN-RULES-SPEED/T-WHIPS);
+ *   biv    none: every variable holds exactly Lk and Rk; Rn linked to Z (bivalue-chains);
+ *   g-biv  Rk a candidate or a g-candidate of Vk (2 or 3 present members in one g-label, not holding
+ *          Lk nor a label of the chain); in V1 linked to Z, in Vk linked (g-linked) to R(k-1); Lk not
+ *          a label of V(k-1); Rn linked (g-linked) to Z (SudoRules' g-bivalue-chains).
+ * With `typed`, all the variables are of the kind of V1 (rc, rn, cn or bn).  Where SudoRules leaves a
+ * condition to the salience order (an Rk linked to Z, k < n, in t, biv and g-biv modes: a shorter
+ * chain of the same family on Z would have come first), the search refuses it, which only prunes.
+ *
+ * Depth first, cells in a fixed order (labels, then variables, by index), stopping at the first chain
+ * of exactly `length` cells.  Each partial chain of k cells is first tested as the braids' lean stages
+ * test theirs (braid_viable): every chain of these modes is a trial propagation from Z and its rlcs
+ * (an Rk is the only candidate of Vk left once Z, R1..R(k-1) are assumed, so it is forced by round k,
+ * and the last variable is emptied, or Rn contradicts Z, by round n), so a partial chain whose
+ * propagation does not contradict within length - k rounds cannot complete.  That prunes nearly every
+ * branch: no cache is kept.
+ *
+ * Why it exists: the engine finds these chains here rather than with partial chains kept by CLIPS
+ * for every target and family (sudorules/engine/seek.py, docs/engine.md). */
+typedef struct {
+    const Cands *c;
+    int mode, length, typed, kind, z;
+    SrCtl *ctl;
+    uint64_t used[W];       /* Z, the llcs and the label rlcs */
+    uint64_t assumed[W];    /* Z and the label rlcs */
+    uint64_t gassumed[WG];  /* the g-rlcs */
+    uint64_t vars[WV];      /* the variables of the cells */
+    int cv[82], cl[82], cr[82]; /* the cells: variable, llc, rlc (label index, NL + g-label, -1 none) */
+} ChainSearch;
+
+enum { MODE_WHIP = SR_MODE_WHIP, MODE_Z = SR_MODE_Z, MODE_T = SR_MODE_T, MODE_BIV = SR_MODE_BIV,
+       MODE_GBIV = SR_MODE_GBIV };
+
+static int popcount9(unsigned x) { return count_upto(x, 9); }
+
+/* the positions of the members of v present in `c` and in the set `bits` */
+static unsigned members_in(const Cands *c, int v, const uint64_t *bits)
+{
+    unsigned out = 0;
+    for (unsigned ps = c->live[v]; ps; ps &= ps - 1) {
+        int p = CTZ64(ps);
+        if (has(bits, MEMBER[v][p])) out |= 1u << p;
+    }
+    return out;
+}
+
+static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W]);
+
+/* Put cell k (v, l, r) in the search and recurse from it: SR_FOUND (the cells stay), SR_NONE, or the
+ * control's SR_BUDGET / SR_STOPPED. */
+static int chain_cell(ChainSearch *s, int k, int v, int l, int r, const uint64_t inc[W])
+{
+    s->cv[k] = v, s->cl[k] = l, s->cr[k] = r;
+    if (k + 1 == s->length) return SR_FOUND;
+    uint64_t next[W];
+    memcpy(next, inc, sizeof next);
+    const uint64_t *links = r < NL ? LINK[r] : GLINK[r - NL];
+    if (s->mode == MODE_WHIP || s->mode == MODE_T)
+        for (int w = 0; w < W; ++w) next[w] |= links[w];
+    int saved_kind = s->kind;
+    if (s->typed && k == 0) s->kind = v / 81;
+    put(s->used, l);
+    s->vars[v >> 6] |= 1ull << (v & 63);
+    if (r < NL) {
+        put(s->used, r);
+        put(s->assumed, r);
+    } else
+        put(s->gassumed, r - NL);
+    int found = sr_propagate(s->c, s->assumed, s->gassumed, s->mode == MODE_GBIV, s->length - (k + 1)) > 0
+                    ? chain_extend(s, k + 1, r, next) : 0;
+    if (found) return found;
+    s->kind = saved_kind;
+    s->used[l >> 6] &= ~(1ull << (l & 63));
+    s->vars[v >> 6] &= ~(1ull << (v & 63));
+    if (r < NL) {
+        s->used[r >> 6] &= ~(1ull << (r & 63));
+        s->assumed[r >> 6] &= ~(1ull << (r & 63));
+    } else
+        s->gassumed[(r - NL) >> 6] &= ~(1ull << ((r - NL) & 63));
+    return 0;
+}
+
+/* 1 if a chain of s->length cells extends the first k cells (last rlc `last`, Z when k = 0; `inc`: in
+ * whip mode the candidates linked to Z or an rlc, in t mode those linked to an rlc), its cells left in
+ * s; 0 if none; -1 out of budget. */
+static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W])
+{
+    int stop = tick(s->ctl);
+    if (stop) return stop;
+    const Cands *c = s->c;
+    const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL];
+    const uint64_t *zlinks = LINK[s->z];
+    const int closing = k + 1 == s->length, z = s->z;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = from[w] & c->present[w] & ~s->used[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + CTZ64(bits);
+            for (int kk = 0; kk < 4; ++kk) {
+                int v = VAR_OF[l][kk];
+                if (s->vars[v >> 6] >> (v & 63) & 1u) continue;
+                if (s->typed && k > 0 && v / 81 != s->kind) continue;
+                if (v == VAR_OF[z][0] || v == VAR_OF[z][1] || v == VAR_OF[z][2] || v == VAR_OF[z][3]) continue;
+                if (k > 0 && rlc_variable(last, v)) continue; /* it holds R(k-1): nothing new */
+                if (s->mode == MODE_GBIV && k > 0) { /* Lk not a label of V(k-1) */
+                    int prev = s->cv[k - 1], clash = 0;
+                    for (int j = 0; j < 4; ++j) clash |= VAR_OF[l][j] == prev;
+                    if (clash) continue;
+                }
+                unsigned live = c->live[v], lpos = POS_IN[l][kk], others;
+                int r = -1, found = 0;
+                switch (s->mode) {
+                case MODE_WHIP: /* whip: the members outside inc; z: those not linked to Z; one is R, */
+                case MODE_Z:    /* none in the last cell */
+                    others = live & ~members_in(c, v, s->mode == MODE_WHIP ? inc : zlinks) & ~lpos;
+                    if (closing) {
+                        if (others == 0 && popcount9(live) >= 2) return chain_cell(s, k, v, l, -1, inc);
+                        continue;
+                    }
+                    if (popcount9(others) != 1) continue;
+                    r = MEMBER[v][CTZ64(others)];
+                    break;
+                case MODE_T:
+                    others = live & ~members_in(c, v, k == 0 ? zlinks : inc) & ~lpos;
+                    if (popcount9(others) != 1) continue;
+                    r = MEMBER[v][CTZ64(others)];
+                    if (closing) {
+                        if (k > 0 && has(zlinks, r)) return chain_cell(s, k, v, l, -1, inc);
+                        continue;
+                    }
+                    if (has(zlinks, r)) continue;
+                    break;
+                case MODE_BIV:
+                    if (popcount9(live) != 2) continue;
+                    r = MEMBER[v][CTZ64(live & ~lpos)];
+                    if (closing) {
+                        if (has(zlinks, r) && !has(s->used, r)) return chain_cell(s, k, v, l, r, inc);
+                        continue;
+                    }
+                    if (has(zlinks, r)) continue;
+                    break;
+                default: { /* MODE_GBIV: the members (but L) not linked to the previous rlc */
+                    others = live & ~members_in(c, v, from) & ~lpos;
+                    /* R a candidate: every other member linked to the previous rlc */
+                    for (unsigned ps = live & ~lpos; ps && !found; ps &= ps - 1) {
+                        int x = MEMBER[v][CTZ64(ps)];
+                        if (others & ~(1u << CTZ64(ps)) || has(s->used, x)) continue;
+                        if (closing) {
+                            if (has(zlinks, x)) return chain_cell(s, k, v, l, x, inc);
+                            continue;
+                        }
+                        if (has(zlinks, x)) continue;
+                        found = chain_cell(s, k, v, l, x, inc);
+                    }
+                    /* R a g-candidate of v holding the other members, neither L nor a label of the chain */
+                    for (int j = 0; j < G_COUNT[v] && !found; ++j) {
+                        int gl = G_OF_VAR[v][j];
+                        unsigned mask = G_MASK[gl];
+                        if (others & ~mask || mask & lpos || popcount9(live & mask) < 2) continue;
+                        if (has(s->gassumed, gl)) continue;
+                        int clash = 0;
+                        for (unsigned ps = mask; ps; ps &= ps - 1) clash |= has(s->used, MEMBER[v][CTZ64(ps)]);
+                        if (clash) continue;
+                        int zg = has(GLINK[gl], z);
+                        if (closing ? !zg : zg) continue;
+                        found = chain_cell(s, k, v, l, NL + gl, inc);
+                    }
+                    if (found) return found;
+                    continue;
+                }
+                }
+                if (has(s->used, r)) continue;
+                found = chain_cell(s, k, v, l, r, inc);
+                if (found) return found;
+            }
+        }
+    return 0;
+}
+
+int sr_chain(const Cands *c, int z, int mode, int length, int typed, SrCtl *ctl, int16_t cells[3 * SR_MAX_CHAIN])
+{
+    ChainSearch s = {.c = c, .mode = mode, .length = length > SR_MAX_CHAIN ? SR_MAX_CHAIN : length,
+                     .typed = typed, .kind = -1, .z = z, .ctl = ctl};
+    put(s.used, z);
+    put(s.assumed, z);
+    uint64_t inc[W] = {0};
+    if (mode == MODE_WHIP) memcpy(inc, LINK[z], sizeof inc);
+    int found = chain_extend(&s, 0, z, inc);
+    if (found == SR_FOUND)
+        for (int k = 0; k < s.length; ++k) {
+            cells[3 * k] = (int16_t)s.cv[k];
+            cells[3 * k + 1] = (int16_t)s.cl[k];
+            cells[3 * k + 2] = (int16_t)s.cr[k];
+        }
+    return found;
 }

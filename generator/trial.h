@@ -1,5 +1,5 @@
 /*
- * The trial propagation and the chain searches (whips, g-whips, braids, g-braids) over a set of
+ * The trial propagation and the chain searches (whips, g-whips, braids, g-braids, the special chains) over a set of
  * candidates.  C11, no dependencies beyond tables.h (the encoding).  trial.c says what each computes,
  * why, and what it cost; trialmodule.c binds them to Python (sudorules._trial); te.c builds the T&E
  * engine and the B, gB, BxB and BxBB raters on them.
@@ -62,5 +62,17 @@ int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrC
  * the rules are stricter (trial.c says where); 1 follows the definition exactly (SPEC 4.4, 4.5), for
  * the compiled raters. */
 int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, SrChain *chain);
+
+/* The special chains (SPEC 4.3, trial.c's "special chains" section) of the modes below: is there one of
+ * exactly `length` cells on target z (typed: all its variables of one kind)?  SR_FOUND / SR_NONE /
+ * SR_BUDGET / SR_STOPPED; when found, `cells` holds, per cell, its variable, its left-linking label and
+ * its right-linking object (a label index, NL + a g-label index, or -1 for a last cell's dot).  Not
+ * reentrant: one search at a time. */
+#define SR_MODE_WHIP 0 /* typed whips */
+#define SR_MODE_Z 1    /* z-chains */
+#define SR_MODE_T 2    /* t-whips (SudoRules': z-candidates in the first cell) */
+#define SR_MODE_BIV 3  /* bivalue-chains */
+#define SR_MODE_GBIV 4 /* g-bivalue-chains (SudoRules') */
+int sr_chain(const Cands *c, int z, int mode, int length, int typed, SrCtl *ctl, int16_t cells[3 * SR_MAX_CHAIN]);
 
 #endif

@@ -302,6 +302,68 @@ static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(found == SR_BUDGET ? -1 : found);
 }
 
+/* labels.py's id of g-label k (the inverse of G_INDEX) */
+static int g_label_id(int k)
+{
+    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
+        if (G_INDEX[j] == k) return G_ID_MIN + j;
+    return 0;
+}
+
+/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
+static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
+static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
+
+/* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this
+ * state (see "special chains" above): a tuple of 3 * length ints, variable, left-linking label and
+ * right-linking object of each cell (a label, a g-label id 10 * variable + segment, or 0 for the dot of
+ * a last cell); 0 if none; -1 if the search visited `budget` partial chains without deciding. */
+static PyObject *State_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Cands *c = &((StateObject *)self)->cands;
+    if (nargs != 5)
+        return PyErr_Format(PyExc_TypeError, "chain() takes exactly 5 positional arguments (target, mode, length, "
+                                             "typed, budget), %zd given", nargs);
+    int z = parse_label(args[0], "target");
+    if (z < 0) return NULL;
+    if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
+    static const char *const names[] = {"whip", "z", "t", "biv", "g-biv"};
+    int mode = -1;
+    if (PyUnicode_Check(args[1]))
+        for (int m = 0; m < 5; ++m)
+            if (PyUnicode_CompareWithASCIIString(args[1], names[m]) == 0) mode = m;
+    if (mode < 0)
+        return PyErr_Format(PyExc_ValueError, "mode must be one of whip, z, t, biv, g-biv, got %R", args[1]);
+    long length, budget;
+    if (int_value(args[2], "length", &length) < 0 || int_value(args[4], "budget", &budget) < 0) return NULL;
+    if (length < 1 || length > SR_MAX_CHAIN)
+        return PyErr_Format(PyExc_ValueError, "length must be 1..%d, got %R", SR_MAX_CHAIN, args[2]);
+    if (budget < 1) return PyErr_Format(PyExc_ValueError, "budget must be >= 1, got %R", args[4]);
+    int typed = PyObject_IsTrue(args[3]);
+    if (typed < 0) return NULL;
+
+    SrCtl ctl = {.budget = budget};
+    int16_t cells[3 * SR_MAX_CHAIN];
+    int found = sr_chain(c, z, mode, (int)length, typed, &ctl, cells);
+    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
+    PyObject *out = PyTuple_New(3 * length);
+    if (out == NULL) return NULL;
+    for (int k = 0; k < length; ++k) {
+        int r = cells[3 * k + 2];
+        long values[3] = {variable_value(cells[3 * k]), label_value(cells[3 * k + 1]),
+                          r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL)};
+        for (int j = 0; j < 3; ++j) {
+            PyObject *x = PyLong_FromLong(values[j]);
+            if (x == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, 3 * k + j, x);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef State_methods[] = {
     {"depth", (PyCFunction)(void (*)(void))State_depth, METH_FASTCALL,
      "depth($self, assumed, g, limit, /)\n--\n\n"
@@ -318,6 +380,13 @@ static PyMethodDef State_methods[] = {
      "1 if a g-whip (SPEC 4.5) with at least one g-candidate as right-linking object and of length <= "
      "limit exists on target (a label among the state's), 0 if none, -1 if the search visited budget "
      "partial whips without deciding."},
+    {"chain", (PyCFunction)(void (*)(void))State_chain, METH_FASTCALL,
+     "chain($self, target, mode, length, typed, budget, /)\n--\n\n"
+     "A chain of exactly length cells on target (a label among the state's) of one mode: whip (typed "
+     "whips), z (z-chains), t (t-whips), biv (bivalue-chains), g-biv (g-bivalue-chains); with typed, all "
+     "its variables of one kind.  A tuple (variable, left-linking, right-linking) per cell, in the "
+     "engine's integers (0: no right-linking candidate); 0 if none; -1 if the search visited budget "
+     "partial chains without deciding."},
     {"braid", (PyCFunction)(void (*)(void))State_braid, METH_FASTCALL,
      "braid($self, target, g, limit, budget, /)\n--\n\n"
      "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "

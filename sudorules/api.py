@@ -52,8 +52,10 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
           lean_braids_from: int = LEAN_BRAIDS_FROM) -> Union[Resolution, list[Resolution]]:
     """Solve a puzzle by the rules of ``theory``, simplest first: ``W`` (Singles + whips), ``B``
     (+ braids), ``gW`` (whips + g-whips), ``gB`` (whips, g-whips, braids, g-braids), ``SW``
-    (Subsets + whips), ``BRT`` (Singles only), or on the compiled T&E engine ``TE1``, ``TE2``,
-    ``TE3`` (T&E(BRT, n) level by level), ``BxB``, ``BxBB`` (SPEC §10); in any case.
+    (Subsets + whips), ``BRT`` (Singles only), ``default`` (SudoRules' default configuration) or any
+    composition of SudoRules' parts (``S+Fin+BC+Z+tW+W``, ``SFin+W``, ``BC``...: :class:`Theory`), or on
+    the compiled T&E engine ``TE1``, ``TE2``, ``TE3`` (T&E(BRT, n) level by level), ``BxB``, ``BxBB``
+    (SPEC §10); in any case.
 
     One puzzle (its text or a :class:`~sudorules.puzzle.Puzzle`) gives one
     :class:`~sudorules.resolution.steps.Resolution`: :class:`~sudorules.puzzle.PuzzleError` for a

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_theory_has_an_entry_and_the_commands_offer_them():
-    assert set(families.THEORIES) == set(Theory)
+    assert set(families.THEORIES) == set(Theory) == set(Theory.NAMED)
     from sudorules.batch.rating import RATING_THEORIES
     from sudorules.cli.solve import THEORIES as SOLVE_THEORIES
 
@@ -57,8 +57,7 @@ def test_a_new_family_goes_in_through_the_registry_alone(monkeypatch):
     """A toy family between whips and braids: its salience group, base part and template instances
     appear where the registry says, with no change to rulegen or the driver."""
     toy = Family(
-        name="toy", title="a toy family", letter="T", rank=25,
-        owns=lambda rule: rule == "toy", groups=lambda n, top: [f"toy-{n}"] if n >= 2 else [],
+        name="toy", title="a toy family", letter="T", rank=25, groups=lambda n, top: [f"toy-{n}"] if n >= 2 else [],
         verify=lambda state, step: [], parse=lambda line: None,
         base=lambda top: [Generated(lambda top: ";;; toy base part\n")],
         templates=(Template("subset-more.clp", lambda n, sal, top: [

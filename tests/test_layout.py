@@ -126,6 +126,109 @@ def test_every_subpackage_is_in_the_wheel():
     assert "sudorules.rules" in listed and "py.typed" in config["tool"]["setuptools"]["package-data"]["sudorules"]
 
 
+def _module_name(path: Path, root: Path = PACKAGE.parent) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _module_graph(root: Path = PACKAGE.parent) -> dict[str, set[str]]:
+    """Every module of the ``sudorules`` package under ``root`` -> the modules of the package it
+    imports (at any place in its code: a lazy import hides a cycle, it does not remove it).
+    ``from .x import y`` counts as importing the module ``x.y`` when there is one, else ``x``; an
+    import of one of the module's own enclosing packages is left out: Python imports those before the
+    module anyway (``from . import main`` in a command module of ``sudorules.cli``)."""
+    package = root / "sudorules"
+    modules = {_module_name(p, root): p for p in package.rglob("*.py")}
+    compiled = {f"sudorules.{p.name.split('.')[0]}" for p in package.glob("_*.so")} | {
+        "sudorules._core", "sudorules._generate", "sudorules._trial"}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = []
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here[: len(here) - node.level + 1] + (node.module.split(".") if node.module else [])
+                elif node.module and node.module.split(".")[0] == "sudorules":
+                    base = node.module.split(".")
+                else:
+                    continue
+                for alias in node.names:
+                    full = ".".join(base + [alias.name])
+                    targets.append(full if full in modules or full in compiled else ".".join(base))
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.split(".")[0] == "sudorules"]
+            for target in targets:
+                if target in modules and target != name and not name.startswith(target + "."):
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_no_module_imports_itself_through_others():
+    """No import cycle between the package's modules (issue 25: the registry of rule families and
+    the notation, checks and steps modules; the engine's bridge and driver)."""
+    cycles = _cycles(_module_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_sees_a_lazy_cycle(tmp_path):
+    """The check above can fail: a lazy import back from b to a, two modules of a subpackage."""
+    folder = tmp_path / "sudorules" / "resolution"
+    folder.mkdir(parents=True)
+    (tmp_path / "sudorules" / "__init__.py").write_text("")
+    (folder / "__init__.py").write_text("from .a import f\n")
+    (folder / "a.py").write_text("from .b import g\n\ndef f():\n    return g()\n")
+    (folder / "b.py").write_text("def g():\n    from .a import f\n    return f\n")
+    (folder / "c.py").write_text("from . import a\n")
+    graph = _module_graph(tmp_path)
+    assert graph["sudorules.resolution.c"] == {"sudorules.resolution.a"}
+    assert _cycles(graph) == [["sudorules.resolution.a", "sudorules.resolution.b"]]
+
+
 def test_the_generator_side_is_a_package_of_its_own():
     """Issue 26: the generators and the counting of minimal puzzles live in sudorules/generation/,
     beside engine/, batch/ and stats/, not as loose top-level modules."""

@@ -1,5 +1,6 @@
 """Rating puzzles: the W, gW (rules), B, gB, TE, BxB, BxBB (compiled T&E engine) ratings of one
-puzzle record, and its T&E classification.
+puzzle record, the rating of any other theory (rules: ``BC``, ``Z``, ``S+W``, ``default``...), and
+its T&E classification.
 
 A :class:`Rater` holds one rule engine per requested rule-based rating, so the rules are loaded once
 per process and reused for every puzzle; the compiled ratings need no loading.
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
 from ..enums import Status
-from ..resolution.families import RATINGS
+from ..enums import Theory
+from ..resolution.families import RATINGS, rating_theory
 from ..errors import InvalidPuzzleError, OptionError
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
@@ -38,12 +40,17 @@ STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
 
 def canonical_rating(name: str) -> str:
     """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
-    spelt as :data:`ALL_RATINGS` spells it; :class:`~sudorules.errors.OptionError` for any other."""
+    spelt as :data:`ALL_RATINGS` spells it; any other theory name (``BC``, ``S+W``, ``default``...:
+    the rating of that theory) as given; :class:`~sudorules.errors.OptionError` for any other."""
     for rating in ALL_RATINGS:
         if rating.lower() == str(name).strip().lower():
             return rating
-    reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)}"
-    raise OptionError(f"rating: {reason}", reason)
+    try:
+        rating_theory(str(name).strip())
+        return str(name).strip()
+    except ValueError as error:
+        reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)} or a theory ({error})"
+        raise OptionError(f"rating: {reason}", reason) from None
 
 
 def compiled_only(ratings: Sequence[str]) -> bool:
@@ -118,9 +125,18 @@ class Rater:
                  time_limit: Optional[float] = None, max_depth: int = 3):
         classify = bool(ratings) and ratings[0] == "te_depth"  # the columns of classify_columns()
         known = classify_columns(True) if classify else ALL_RATINGS
-        unknown = [r for r in ratings if r not in known]
+        #: the theory of each other rating (any theory name: BC, S+W, default...), rated by its rules
+        self.theories: dict[str, Theory] = {}
+        for name in ratings:
+            if name not in known:
+                try:
+                    self.theories[name] = rating_theory(name)
+                except ValueError:
+                    self.theories[name] = None  # type: ignore[assignment]
+        unknown = [r for r in ratings if r not in known and (classify or self.theories[r] is None)]
         if unknown:
-            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(known)}")
+            raise ValueError(f"unknown rating {unknown[0]!r}; choose among {', '.join(known)}"
+                             + ("" if classify else " or a theory"))
         self.ratings = tuple(ratings)
         self.time_limit = time_limit
         self.max_length = max_length
@@ -129,7 +145,7 @@ class Rater:
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
             if not classify and name not in COMPILED_RATINGS:
-                self.solver.engine(RATING_THEORIES[name])
+                self.solver.engine(self.theories.get(name) or RATING_THEORIES[name])
 
     def rate(self, record: PuzzleRecord, on_rating: Optional[Callable[[RatingRow], None]] = None) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason.
@@ -174,6 +190,11 @@ class Rater:
                                 time_limit=self.time_limit)
             row.ratings[name] = found.depth if name == "TE" else found.value
             return str(found.status), found.error
+        if name in self.theories:  # another theory: its rules, from the start
+            resolution = self.solver.solve(puzzle, self.theories[name], time_limit=self.time_limit,
+                                           solution=solution)
+            row.ratings[name] = resolution.rating
+            return resolution.status if resolution.status in STATUSES else "not-solved", ""
         # Whips of length <= 2 are confluent: the compiled engine gives their closure, the rating when
         # it solves the puzzle (W 0-2), else the state where the rules start (rule loading, fact
         # resets and levels 1-2 were most of an easy puzzle's time); and a puzzle outside T&E(1) has

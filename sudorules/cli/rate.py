@@ -9,8 +9,8 @@ from typing import Optional
 import click
 
 from ..batch.runner import RateOptions, rate_file
-from ..errors import EXIT_INVALID, Interrupted
-from ..batch.rating import ALL_RATINGS, STATUSES, header
+from ..errors import EXIT_INVALID, Interrupted, OptionError
+from ..batch.rating import ALL_RATINGS, STATUSES, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
 from ..resolution.families import THEORIES
 from . import main
@@ -56,9 +56,17 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
 
 
 def _ratings(ctx, param, value: str) -> tuple[str, ...]:
-    names = _list_option(ALL_RATINGS, "rating")(ctx, param, value)
+    """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
     if not names:
-        raise click.BadParameter(f"choose among {', '.join(ALL_RATINGS)} (comma-separated)")
+        raise click.BadParameter(f"choose among {', '.join(ALL_RATINGS)} or a theory (comma-separated)")
+    try:
+        names = tuple(canonical_rating(name) for name in names)
+    except OptionError as error:
+        raise click.BadParameter(error.reason) from None
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise click.BadParameter(f"{repeated[0]} is given twice")
     return names
 
 
@@ -69,7 +77,9 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
                   f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
                    + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
                      "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
-                     "beyond-te1 by B and gB at once (and by W, gW when they fail).")
+                     "beyond-te1 by B and gB at once (and by W, gW when they fail).  Or the rating of any "
+                     "theory, named as solve --theory names it (BC, Z, tW, S+W, default...), its column named "
+                     "as given.")
 @click.option("--jobs", "-j", type=JOBS, default=None,
               help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",

@@ -21,6 +21,7 @@ from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
 from .options import TIME_LIMIT
+from .theory_option import TheoryName, theories_help
 
 THEORIES = [str(theory) for theory in families.THEORIES]
 #: seconds between two "still solving" lines on stderr (with --progress)
@@ -29,10 +30,9 @@ HEARTBEAT_SECONDS = 10.0
 
 @main.command()
 @click.argument("source", metavar="PUZZLE|FILE|-")
-@click.option("--theory", type=click.Choice(THEORIES, case_sensitive=False), default="W", show_default=True,
-              help=families.theories_help() + ".")
+@click.option("--theory", type=TheoryName(), default="W", show_default=True, help=theories_help() + ".")
 @click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
-              help="Longest whip / braid tried.")
+              help="Longest chain tried (each family's own longest too: bivalue-chains and z-chains 20).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--verify/--no-verify", default=False,

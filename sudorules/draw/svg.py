@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Optional, Sequence, Union
 from xml.sax.saxutils import escape, quoteattr
 
-from ..puzzle import (CELLS, Candidate, Puzzle, block_cells, cell_at, cell_name, column_cells, column_of, row_cells,
-                      row_of)
+from ..puzzle import (CELLS, Candidate, Puzzle, block_cells, block_of, cell_at, cell_name, column_cells, column_of,
+                      row_cells, row_of)
 from ..resolution.state import ResolutionState
 from ..resolution.steps import GCandidate, Step
 
@@ -241,11 +241,16 @@ def step_marks(state: Optional[ResolutionState], step: Step) -> Marks:
                                      for cell in step.chain if cell.right is not None))
     if step.subset is not None:
         pattern = step.subset
-        if pattern.family == "fish":
+        if pattern.family in ("fish", "finned"):
             base, cover = ("r", "c") if pattern.unit_kind == "rows" else ("c", "r")
             digit = pattern.unit
             cells = tuple(cell for line in pattern.bases for cell in _line_cells(f"{base}{line}")
                           if (column_of(cell) if base == "r" else row_of(cell)) in pattern.covers)
+            if pattern.family == "finned":  # and the fin: the last base line's cells in its block
+                fin = block_of(cell_at(pattern.bases[-1], pattern.covers[-1]) if base == "r"
+                               else cell_at(pattern.covers[-1], pattern.bases[-1]))
+                cells += tuple(cell for cell in _line_cells(f"{base}{pattern.bases[-1]}")
+                               if block_of(cell) == fin and cell not in cells)
             digits: tuple[int, ...] = (digit,)
             bases = tuple(f"{base}{i}" for i in pattern.bases)
             covers = tuple(f"{cover}{i}" for i in pattern.covers)

@@ -2,7 +2,7 @@
 their integer records become :class:`~sudorules.resolution.steps.Step` objects.
 
 The rules' right-hand sides call ``sr-single``, ``sr-chain``, ``sr-more``, ``sr-braid``,
-``sr-subset`` and ``sr-contradiction`` (defined on the environment by :class:`~.driver.Engine`);
+``sr-subset``, ``sr-finned``, ``sr-seek`` and ``sr-contradiction`` (defined on the environment by :class:`~.driver.Engine`);
 a :class:`Recorder` keeps what they report as plain integers during a run, and :func:`step_of_record`
 decodes them once the run is over (decoding inside the callbacks would slow every firing).
 """
@@ -10,7 +10,7 @@ decodes them once the run is over (decoding inside the callbacks would slow ever
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import Callable, Optional, Sequence
 
 import clips
 
@@ -18,8 +18,9 @@ from ..puzzle import block_cells, cell_at
 from ..resolution.steps import SUBSET_NAMES, ChainCell, GCandidate, Step, SubsetPattern
 from .labels import _KIND_OF_HUNDREDS, G_LABELS, candidate_of_label, glabel_variable, is_glabel, variable_of_id
 
-if TYPE_CHECKING:
-    from .driver import Engine
+#: put the rlcs of a braid found as a set in a valid order: (target, rlcs, last variable) -> the flat
+#: (variable, left-linking, right-linking) list of its cells (:func:`.order.order_braid`)
+BraidOrder = Callable[[int, list[int], int], list[int]]
 
 _SINGLE_NAMES = {"rc": "naked-single", "rn": "hidden-single-in-a-row",
                  "cn": "hidden-single-in-a-column", "bn": "hidden-single-in-a-block"}
@@ -47,8 +48,8 @@ class QuietRunLimit(clips.Router):
 class Recorder:
     """Collects rule applications from the CLIPS callbacks during one run."""
 
-    def __init__(self, engine: "Engine"):
-        self.engine = engine
+    def __init__(self, order_braid: BraidOrder):
+        self.order_braid = order_braid
         self.records: list[list] = []  # [rule, level, eliminations, assertions, chain]
         self.values: list[int] = []
         #: every change of the candidates, in order: +label for a value (its candidate and every
@@ -78,9 +79,24 @@ class Recorder:
         self.changes.append(-int(target))
 
     def braid(self, level, target, rlcs, vid, rule="braid"):
-        cells = self.engine._order_braid(int(target), [int(x) for x in rlcs], int(vid))
+        cells = self.order_braid(int(target), [int(x) for x in rlcs], int(vid))
         self.records.append([rule, int(level), [int(target)], [], cells])
         self.changes.append(-int(target))
+
+    def finned(self, size, kind, digit, *rest):
+        """A finned fish (rules/finned-fish*.clp): its size, 7 (in rows) or 8 (in columns), its digit,
+        then its base and cover lines in printed order, then its first target."""
+        size = int(size)
+        lines, target = [int(x) for x in rest[:-1]], int(rest[-1])
+        pattern = SubsetPattern("finned", _UNIT_KINDS[int(kind)], int(digit), bases=tuple(lines[:size]),
+                                covers=tuple(lines[size:]))
+        self.records.append([pattern, size, [target], [], None])
+        self.changes.append(-target)
+
+    def sought(self, rule: str, level: int, targets: Sequence[int], cells: Sequence[int]):
+        """A chain found by the engine's search (:mod:`.seek`), all its targets at once."""
+        self.records.append([rule, level, list(targets), [], list(cells)])
+        self.changes.extend(-z for z in targets)
 
     def contradict(self, vid):
         self.contradiction = variable_of_id(int(vid)).cell_name
@@ -110,6 +126,8 @@ def subset_pattern(size: int, unit: int, indices: list[int], coords: list[int]) 
 
 def _subset_rule_name(pattern: SubsetPattern) -> str:
     size = pattern.size
+    if pattern.family == "finned":
+        return f"finned-{SUBSET_NAMES[size][1]}-in-{pattern.unit_kind}"
     if pattern.family == "fish":
         return f"{SUBSET_NAMES[size][1]}-in-{pattern.unit_kind}"
     return f"{pattern.family}-{SUBSET_NAMES[size][0]}-in-a-{pattern.unit_kind}"

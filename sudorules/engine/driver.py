@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 
 import clips
 
-from ..enums import Status
+from ..enums import Status, Theory
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
 from ..resolution import families
@@ -30,8 +30,10 @@ from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PAS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
-from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_variables
+from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, label_variables
+from .order import order_braid
 from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
+from .seek import SeekStats, find_chain
 from .trial import State, depths
 
 #: nodes of the compiled whip search before it answers "maybe" (docs/engine.md: the whole file
@@ -48,18 +50,24 @@ class Engine:
 
     ``theory``: ``BRT`` (Singles), ``W`` (Singles + whips), ``B`` (Singles + whips + braids; at
     every length whips before braids), ``gW`` (Singles + whips + g-whips), ``gB`` (+ braids and
-    g-braids) or ``SW`` (Subsets + whips).  ``max_length``: the longest chain tried (default 36).
+    g-braids), ``SW`` (Subsets + whips), ``default`` (SudoRules' default configuration) or any
+    composition of parts (:class:`~sudorules.enums.Theory`: ``S+Fin+BC+Z+tW+W``...).
+    ``max_length``: the longest chain tried (default 36; each family's own longest caps it too).
     ``lean_braids_from``: the level from which partial braids of the newest lengths are kept for one
     target at a time (partial g-braids: 2 levels sooner; 37: never).
     """
 
     def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM):
-        self.theory = theory
+        spec = families.theory_spec(theory)
+        self.theory = str(spec.theory)
         #: B: from this level on, the newest partial braids are built for one target at a time and
         #: dropped after it (see :class:`BraidSchedule`)
         self.lean_braids_from = lean_braids_from
-        self.max_length = 0 if theory == "BRT" else max_length
-        spec = families.theory_spec(theory)
+        self.max_length = spec.top(max_length)
+        #: the families the driver's search finds (rules/seek.clp calls sr-seek), by name
+        self._sought = {f.name: f.search for f in spec.families if f.search is not None}
+        #: what those searches did (tests, benchmarks), since the engine was made
+        self.seek_stats = SeekStats()
         #: what the theory's families need handed over when a level starts (see families.Family)
         self._handover: dict[int, list[str]] = {}
         for family in spec.families:
@@ -92,6 +100,8 @@ class Engine:
         self._define(lambda n, z, v, *s: self._recorder.braid(n, z, s, v, "g-braid"), "sr-g-braid")
         self._define(lambda v: self._recorder.contradict(v), "sr-contradiction")
         self._define(lambda *a: self._recorder.subset(*a), "sr-subset")
+        self._define(lambda *a: self._recorder.finned(*a), "sr-finned")
+        self._define(lambda name, n: self._seek(str(name), int(n)), "sr-seek", empty=[])
         # after a chain step, whips of one length shorter than the level, in the salience order
         # (rules/whip-focus.clp; see solve: the level's own length is searched when the level is
         # quiescent)
@@ -313,6 +323,17 @@ class Engine:
                     return {z: level}
         return {}
 
+    def _seek(self, name: str, length: int) -> list[int]:
+        """A chain of the searched family ``name`` and of ``length`` cells in the current state
+        (:func:`.seek.find_chain`), recorded as a step: its targets, for the seek rule to eliminate
+        (rules/seek.clp); none if there is none."""
+        found = find_chain(self._state(), self._labels(), self._true, self._sought[name], length, self.seek_stats)
+        if found is None:
+            return []
+        rule, targets, cells = found
+        self._recorder.sought(rule, length, targets, cells)
+        return targets
+
     def _viable(self, pass_: int, length: int, target: int, rlcs: Sequence[int]) -> bool:
         """May a partial chain of ``target`` with this set of rlcs (labels and g-labels) of
         ``length`` still complete in the lean stage being tried?  Only if the trial propagation
@@ -390,70 +411,6 @@ class Engine:
             if reached:
                 assert_touches(gid, *sorted(reached))
 
-    def _order_braid(self, target: int, rlcs: list[int], vid: int) -> list[int]:
-        """Put the rlcs of a braid or g-braid found as a set into a valid order, with left-linking
-        candidates.
-
-        Greedy: repeatedly take an rlc R (a candidate, or a g-label of a g-braid) such that, in
-        one unused variable V of R's, every candidate outside R is incompatible with the target
-        and the rlcs already placed (linked, or g-linked to a g-rlc) and one of them is left for
-        the left-linking candidate.  A valid order exists, and placing more rlcs never un-forces
-        a variable.  Returns the flat (v, l, r) list ending (v, l, 0).
-        """
-        current = set(self.current_labels())
-        by_variable: dict[int, list[int]] = {}
-        for lab in current:
-            for v in label_variables(lab):
-                by_variable.setdefault(v, []).append(lab)
-        placed: list[int] = []
-        used_labels = {target}
-        used_vars: set[int] = set()
-        out: list[int] = []
-        remaining = list(rlcs)
-
-        def links(r: int) -> frozenset[int]:
-            return G_LINKS[r] if is_glabel(r) else LINKS[r]
-
-        def variables(r: int) -> tuple[int, ...]:  # those an rlc can be the right-linking object of
-            return (glabel_variable(r),) if is_glabel(r) else label_variables(r)
-
-        def incompatible(x: int) -> bool:
-            return x in LINKS[target] or any(x in links(r) for r in placed)
-
-        def places(r: int) -> Optional[tuple[int, int]]:
-            """(variable, left-linking candidate) where rlc r can be placed next, if any."""
-            inside = set(G_LABELS[r]) if is_glabel(r) else {r}
-            for v in variables(r):
-                if v in used_vars:
-                    continue
-                others = [x for x in by_variable.get(v, []) if x not in inside]
-                if others and all(incompatible(x) for x in others):
-                    lefts = [x for x in others if x not in used_labels] or others
-                    return v, lefts[0]
-            return None
-
-        while remaining:
-            for r in remaining:
-                choice = places(r)
-                if choice:
-                    v, lft = choice
-                    out += [v, lft, r]
-                    placed.append(r)
-                    used_vars.add(v)
-                    used_labels.add(lft)
-                    if not is_glabel(r):
-                        used_labels.add(r)
-                    remaining.remove(r)
-                    break
-            else:  # no valid order: keep the set as given (the checker will say so)
-                for r in remaining:
-                    out += [variables(r)[0], G_LABELS[r][0] if is_glabel(r) else r, r]
-                remaining = []
-        lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
-        fresh = [x for x in lefts if x not in used_labels]
-        out += [vid, (fresh or lefts)[0], 0]
-        return out
-
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
               solution: Optional[Union[str, list[int]]] = None) -> Resolution:
         """Run the theory on one puzzle and return its :class:`Resolution`.
@@ -468,7 +425,8 @@ class Engine:
             puzzle = Puzzle.from_string(puzzle)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
-        recorder = self._recorder = Recorder(self)
+        recorder = self._recorder = Recorder(
+            lambda target, rlcs, vid: order_braid(set(self.current_labels()), target, rlcs, vid))
         self._callback_error = None
         result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
         env = self.env
@@ -563,6 +521,10 @@ class Engine:
             if self._whip_focus and level >= 2:
                 self._focus_whips(self._level_whip_target(level))
             env.find_function("sr-activate")(level)
+            if self._sought and level >= 2:
+                # the seek rules of this level run in the current state (rules/seek.clp); a fact
+                # already there (a step made it) is kept: the lower levels' rules have run on it
+                env.find_function("sr-seek-state")()
             if braids is not None and level >= FIRST_BRAID_LEVEL:
                 braids.start_level(level, len(recorder.records))
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:

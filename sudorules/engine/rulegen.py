@@ -17,18 +17,15 @@ from importlib import resources
 
 from ..resolution import families
 
-#: the theories with rules, from the registry of rule families
-THEORIES = tuple(str(t) for t in families.THEORIES)
-
-
 def _families(theory: str) -> tuple[families.Family, ...]:
     return tuple(sorted(families.theory_spec(theory).families, key=lambda f: f.rank))
 
 
 def salience_order(theory: str, max_length: int) -> list[str]:
     """The rule groups of ``theory`` from the highest priority to the lowest (SPEC §5.3): level by
-    level, and inside a level the theory's families in the order of their rank."""
-    top = 0 if theory == "BRT" else max_length
+    level up to the theory's top level (its longest chain within ``max_length``), and inside a level
+    the theory's families in the order of their rank."""
+    top = families.theory_spec(theory).top(max_length)
     return [group for n in range(0, top + 1) for family in _families(theory) for group in family.groups(n, top)]
 
 
@@ -44,22 +41,28 @@ def _read(name: str) -> str:
 
 
 def _check(theory: str, max_length: int) -> int:
-    if theory not in THEORIES:
-        raise ValueError(f"unknown theory {theory!r}: expected one of {', '.join(THEORIES)}")
-    if theory != "BRT" and max_length < 1:
+    """The theory's top level with chains of at most ``max_length`` (ValueError for an unknown theory
+    or a max_length below 1)."""
+    spec = families.theory_spec(theory)
+    if max_length < 1 and spec.top(36):
         raise ValueError("max_length must be at least 1")
-    return 0 if theory == "BRT" else max_length
+    return spec.top(max_length)
 
 
 def base_program(theory: str, max_length: int) -> str:
     """The CLIPS text of ``theory`` without the rules generated per level (see :func:`level_rules`):
-    the saliences, then each family's base parts (rule files and generated text), by rank."""
+    the saliences, then each family's base parts (rule files, each once, and generated text), by rank."""
     max_length = _check(theory, max_length)
     sal = saliences(theory, max_length)
     parts = ["(defglobal " + " ".join(f"?*s-{name}* = {value}" for name, value in sal.items()) + ")\n"]
+    files: set[str] = set()
     for family in _families(theory):
         for part in family.base(max_length):
-            parts.append(part.text(max_length) if isinstance(part, families.Generated) else _read(part))
+            if isinstance(part, families.Generated):
+                parts.append(part.text(max_length))
+            elif part not in files:  # a rule file several families need is loaded once
+                files.add(part)
+                parts.append(_read(part))
     return "\n".join(parts)
 
 

@@ -1,7 +1,10 @@
 """The rule families, one declarative entry each: the one place that says what a family is.
 
-A :class:`Family` names the family, the theories it belongs to, its place in the simplest-first order
-of SPEC §5.3 (its ``rank`` inside a level: Subsets, then whip[n] > g-whip[n] > braid[n] > g-braid[n]),
+A :class:`Family` names the family, the theory part it implements (``S``, ``BC``, ``W``... of
+:class:`~sudorules.enums.Theory`), its place in the simplest-first order of SPEC §5.3 (its ``rank``
+inside a level: Subsets > finned fish > typed bivalue-chains > bivalue-chains > typed z-chains >
+z-chains > typed t-whips > t-whips > typed whips > whips > g-bivalue-chains > g-whips > braids >
+g-braids),
 the salience groups it has at each level, the rule files it loads with the base
 program and the templates it fills for each level (one rule per template file, filled once per
 instance), the letter of its rating, and how its steps print, parse back and verify.  Everything
@@ -9,9 +12,13 @@ else reads from here:
 
 * the engine's rule generation (:mod:`sudorules.engine.rulegen`): saliences, base program, level
   rules;
-* the theories offered by ``solve --theory`` and ``rate --rating`` (:data:`THEORIES`);
+* the theories ``solve --theory`` and ``rate --rating`` accept (:func:`theory_spec`: any ``+``-joined
+  composition of parts, :data:`THEORIES` the named ones);
 * the independent checker (:func:`sudorules.resolution.verify.check_step`), the notation parser
   (:func:`sudorules.resolution.notation.parse_step`) and the label after ``MOST COMPLEX RULE TRIED``.
+
+A step's family is found by its printed rule name (:func:`sudorules.resolution.steps.family_name`);
+the families' parsers are in :mod:`.lines`, their checks in :mod:`.checks`.
 
 Adding a family is adding an entry (and its rule files): the driver does not change.
 
@@ -25,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
 from ..enums import Theory
-from . import notation, verify
+from . import checks, lines
 from .state import ResolutionState
-from .steps import Step
+from .steps import Step, family_name, te_rule
 
 #: salience of every group: name -> value
 Saliences = dict[str, int]
@@ -60,11 +67,10 @@ BasePart = Union[str, Generated]
 class Family:
     """One rule family (see the module docstring)."""
 
-    name: str                 #: ``single``, ``subset``, ``whip``, ``braid``
+    name: str                 #: ``single``, ``subset``, ``whip``, ``braid``: its steps' ``family_name``
     title: str                #: what it is, in a few words (help texts, documentation)
     letter: str               #: the rating letter printed after MOST COMPLEX RULE TRIED (``W[5]``)
     rank: int                 #: its place inside a level (SPEC §5.3): lower ranks are tried first
-    owns: Callable[[str], bool]                            #: is a printed rule name one of its rules?
     groups: Callable[[int, int], list[str]]                #: its salience groups at level n (max_length)
     verify: Callable[[ResolutionState, Step], list[str]]   #: problems with a step in a state
     parse: Callable[[str], Optional[Step]]                 #: a printed line, if it is one of its steps
@@ -90,16 +96,27 @@ class Family:
     #: how many levels before the braids' lean level (``lean_braids_from``) its partial chains are kept
     #: for one target at a time (:class:`sudorules.engine.schedule.BraidSchedule`)
     lean_sooner: int = 0
+    #: the theory part it implements (:data:`sudorules.enums.THEORY_PARTS`); None for Singles, in every
+    #: theory
+    part: Optional[str] = None
+    #: the families it contains, left out of a theory that has it (whips contain whips[1])
+    includes: tuple[str, ...] = ()
+    #: its longest chain (or Subset) by default (SPEC §7.2, BUM §3.2): the engine's max_length caps it
+    longest: int = 36
+    #: in a few words, for the description of a theory (``Singles + whips``)
+    short: str = ""
+    #: found by the engine's compiled search (:mod:`sudorules.engine.seek`) rather than by rules
+    #: of its own: how (None for the families with rules)
+    search: Optional["Search"] = None
 
 
 # -- Singles (and ECP, the basic resolution theory) --------------------------------------------------
 
 SINGLES = Family(
-    name="single", title="Singles (naked and hidden) with ECP", letter="", rank=0,
-    owns=lambda rule: rule == "naked-single" or rule.startswith("hidden-single-in-a-"),
+    name="single", title="Singles (naked and hidden) with ECP", letter="", rank=0, short="Singles",
     groups=lambda n, max_length: (["top", "blocked", "blocked-end", "ecp", "cd", "naked-single", "hidden-single"]
                                   if n == 0 else []),
-    verify=verify.check_single, parse=notation.parse_single,
+    verify=checks.check_single, parse=lines.parse_single,
     base=lambda max_length: ["templates.clp", "functions.clp", "ecp.clp", "singles.clp"],
     label=lambda steps, n: "HS" if any(s.rule.startswith("hidden-single") for s in steps) else "NS",
 )
@@ -138,15 +155,101 @@ def _subsets_at(n: int, sal: Saliences, max_length: int) -> list[dict]:
     return [_subset_fields(n, kind, sal) for kind in SUBSET_KINDS] if 2 <= n <= 4 else []
 
 
+#: SudoRules' names of the Subsets after MOST COMPLEX RULE TRIED (S/SUBSETS/*.clp): naked, hidden and
+#: super-hidden (fish) pairs, triplets, quads
+_SUBSET_LABELS = {"naked": "N", "hidden": "H", "fish": "SH"}
+_SIZE_LETTERS = {2: "P", 3: "T", 4: "Q"}
+
+
+def _subset_label(steps: list[Step], n: int) -> str:
+    """``NP``, ``HP``, ``SHP`` (x-wing), ``NT``... : the kind tried last (naked, then hidden, then
+    fish, SPEC §5.3) among the Subsets of size n of the path."""
+    kinds = [s.subset.family for s in steps if s.level == n and s.subset is not None and s.family == "subset"]
+    kind = max(kinds, key=list(_SUBSET_LABELS).index)
+    return _SUBSET_LABELS[kind] + _SIZE_LETTERS[n]
+
+
 SUBSETS = Family(
     name="subset", title="Subsets: naked and hidden pairs, triplets, quads; x-wing, swordfish, jellyfish",
-    letter="S", rank=10,
-    owns=lambda rule: notation.subset_rule(rule),
+    letter="S", rank=10, part="S", longest=4, short="Subsets",
     groups=lambda n, max_length: [f"{kind}-subsets-{n}" for kind in SUBSET_KINDS] if 2 <= n <= 4 else [],
-    verify=verify.check_subset, parse=notation.parse_subset_line,
+    verify=checks.check_subset, parse=lines.parse_subset_line,
     base=lambda max_length: ["subset-spaces.clp"],
+    label=lambda steps, n: _subset_label(steps, n),
     templates=(Template("subset.clp", _subsets_at), Template("subset-more.clp", _subsets_at)),
 )
+
+
+# -- finned fish (SPEC §3.2) -------------------------------------------------------------------------
+
+FINNED = Family(
+    name="finned", title="finned fish: finned x-wing, swordfish, jellyfish", letter="FSH", rank=11, part="Fin",
+    longest=4, short="finned fish",
+    groups=lambda n, max_length: [f"finned-fish-{n}"] if 2 <= n <= 4 else [],
+    verify=checks.check_finned, parse=lines.parse_finned_line,
+    level_files={p: (f"finned-fish{p}.clp",) for p in (2, 3, 4)},
+    label=lambda steps, n: "FSH" + _SIZE_LETTERS[n],
+)
+
+
+# -- chains found by the engine's compiled search: bivalue-chains, z-chains, t-whips, their typed
+#    variants, typed whips, g-bivalue-chains (SPEC §4.3, §4.5) -------------------------------------------
+
+@dataclass(frozen=True)
+class Search:
+    """How the engine finds the chains of a family (``sudorules.engine.seek``, the compiled
+    ``State.chain`` of generator/trial.c): at level n, a rule of the family's salience (rules/seek.clp)
+    asks the driver for one chain of length n in the current state; the driver searches the targets
+    and applies the first chain found, all its targets at once when ``blocked``.
+
+    Why not rules of their own: these families are special whips (SPEC §4.3), each a depth-first
+    search over partial chains that the trial propagation prunes (a chain of length n on Z is a
+    propagation from Z that contradicts within n rounds), at about a microsecond a node; partial
+    chains kept by CLIPS for every target and family would be kept up to date through every step."""
+
+    mode: str                 #: the search's mode: ``biv``, ``z``, ``t``, ``whip`` or ``g-biv``
+    rule: str                 #: the printed rule name (``biv-chain``; typed: ``biv-chain-rc``...)
+    typed: bool = False       #: all its variables of one type (rc, rn, cn or bn), printed in the rule name
+    blocked: bool = True      #: every target of the chain eliminated in one step (SPEC §7.4)
+    g: bool = False           #: its right-linking objects may be g-candidates
+
+
+def _search_family(name: str, title: str, letter: str, rank: int, part: str, search: Search, longest: int,
+                   short: str, verify: Callable[[ResolutionState, Step], list[str]]) -> Family:
+    """A family found by the engine's search: one seek rule per length (rules/seek.clp)."""
+    rules = tuple(f"{search.rule}-{kind}" for kind in ("rc", "rn", "cn", "bn")) if search.typed else search.rule
+    return Family(
+        name=name, title=title, letter=letter, rank=rank, part=part, longest=longest, short=short, search=search,
+        base=lambda max_length: ["seek-state.clp"],
+        groups=lambda n, top: [f"{name}-{n}"] if 2 <= n <= min(top, longest) else [],
+        verify=verify, parse=lambda line: lines.parse_chain_line(line, rules),
+        templates=(Template("seek.clp", lambda n, sal, top: (
+            [{"family": name, "n": n, "salience": sal[f"{name}-{n}"]}] if 2 <= n <= min(top, longest) else [])),),
+    )
+
+
+TYPED_BIVALUE_CHAINS = _search_family(
+    "typed-biv-chain", "typed bivalue-chains (all variables of one type: rc, rn, cn or bn)", "TyBC", 12, "TyBC",
+    Search("biv", "biv-chain", typed=True), 20, "typed bivalue-chains", checks.check_special_chain)
+BIVALUE_CHAINS = _search_family(
+    "biv-chain", "bivalue-chains", "BC", 13, "BC", Search("biv", "biv-chain"), 20, "bivalue-chains",
+    checks.check_special_chain)
+TYPED_Z_CHAINS = _search_family(
+    "typed-z-chain", "typed z-chains", "TyZ", 14, "TyZ", Search("z", "z-chain", typed=True), 20, "typed z-chains",
+    checks.check_special_chain)
+Z_CHAINS = _search_family(
+    "z-chain", "z-chains", "Z", 15, "Z", Search("z", "z-chain"), 20, "z-chains", checks.check_special_chain)
+TYPED_T_WHIPS = _search_family(
+    "typed-t-whip", "typed t-whips", "TytW", 16, "TytW", Search("t", "t-whip", typed=True), 36, "typed t-whips",
+    checks.check_special_chain)
+T_WHIPS = _search_family(
+    "t-whip", "t-whips", "tW", 17, "tW", Search("t", "t-whip"), 36, "t-whips", checks.check_special_chain)
+TYPED_WHIPS = _search_family(
+    "typed-whip", "typed whips", "TyW", 18, "TyW", Search("whip", "whip", typed=True, blocked=False), 36,
+    "typed whips", checks.check_typed_whip)
+G_BIVALUE_CHAINS = _search_family(
+    "g-biv-chain", "g-bivalue-chains (bivalue-chains whose right-linking objects may be g-candidates)", "gBC", 22,
+    "gBC", Search("g-biv", "g-biv-chain", blocked=False, g=True), 20, "g-bivalue-chains", checks.check_special_chain)
 
 
 # -- Whips (SPEC §4.2) -------------------------------------------------------------------------------
@@ -207,12 +310,12 @@ def _whip_base(max_length: int) -> list[BasePart]:
 
 
 WHIPS = Family(
-    name="whip", title="whips (zt-whips, formerly nrczt-whips)", letter="W", rank=20,
-    owns=lambda rule: rule == "whip",
+    name="whip", title="whips (zt-whips, formerly nrczt-whips)", letter="W", rank=20, part="W",
+    includes=("whip1",), short="whips",
     groups=lambda n, max_length: (["whip1", "whip-focus"] if n == 1 else
                                   [f"whip-focus-{n}", f"whip-{n}", f"partial-whip-{n - 1}"] if n >= 2 else []),
-    verify=lambda state, step: verify.check_chain(state, step, braid=False),
-    parse=lambda line: notation.parse_chain_line(line, "whip"),
+    verify=lambda state, step: checks.check_chain(state, step, braid=False),
+    parse=lambda line: lines.parse_chain_line(line, "whip"),
     base=_whip_base,
     handover={2: ("neighbours",)},
     trial_focus=True,
@@ -223,6 +326,19 @@ WHIPS = Family(
         # no partial-whip[n] at the longest length: nothing would extend it
         Template("partial-whip.clp", lambda n, sal, top: [_whip_fields(n, sal)] if 2 <= n < top else []),
     ),
+)
+
+
+#: whips[1] alone (``W1``), in a theory without whips: every theory but BRT has them (SudoRules
+#: loads them for Subsets and every chain rule); the whips family contains them.  whip-focus.clp turns
+#: a step's (dirty) fact into the (whip-search) fact the seek rules wait for (rules/seek.clp).
+WHIPS1 = Family(
+    name="whip1", title="whips[1] (the intersections)", letter="W", rank=9, part="W1", longest=1,
+    short="whips[1]",
+    groups=lambda n, max_length: ["whip1", "whip-focus"] if n == 1 else [],
+    verify=lambda state, step: checks.check_chain(state, step, braid=False),
+    parse=lambda line: None,  # its lines are whip[1] lines, read by the whips' entry
+    base=lambda max_length: ["whip1.clp", "whip-focus.clp"],
 )
 
 
@@ -260,11 +376,11 @@ def _pgw_template(k: int) -> str:
 
 GWHIPS = Family(
     name="g-whip", title="g-whips (whips whose right-linking objects may be g-candidates)", letter="gW", rank=25,
-    owns=lambda rule: rule == "g-whip",
+    part="gW", short="g-whips",
     groups=lambda n, max_length: ([f"g-whip-focus-{n}", f"g-whip-{n}", f"partial-g-whip-{n - 1}"]
                                   if n >= 2 else []),
-    verify=lambda state, step: verify.check_chain(state, step, braid=False, g=True),
-    parse=lambda line: notation.parse_chain_line(line, "g-whip"),
+    verify=lambda state, step: checks.check_chain(state, step, braid=False, g=True),
+    parse=lambda line: lines.parse_chain_line(line, "g-whip"),
     base=lambda max_length: [Generated(lambda top: "".join(_pgw_template(k) for k in range(1, top))),
                              "g-links.clp"] + (["partial-g-whip1.clp"] if max_length >= 2 else []),
     handover={2: ("g-labels",)},
@@ -315,12 +431,11 @@ def _pb_template(k: int) -> str:
 
 
 BRAIDS = Family(
-    name="braid", title="braids", letter="B", rank=30,
-    owns=lambda rule: rule == "braid",
+    name="braid", title="braids", letter="B", rank=30, part="B", short="braids",
     groups=lambda n, max_length: ([f"braid-{n}"] + (["partial-braid-1"] if n == 3 else []) + [f"partial-braid-{n - 1}"]
                                   if n >= 3 else []),
-    verify=lambda state, step: verify.check_chain(state, step, braid=True),
-    parse=lambda line: notation.parse_chain_line(line, "braid"),
+    verify=lambda state, step: checks.check_chain(state, step, braid=True),
+    parse=lambda line: lines.parse_chain_line(line, "braid"),
     base=lambda max_length: [Generated(lambda top: "".join(_pb_template(k) for k in range(1, top))),
                              "braid-touch.clp"],
     level_files={3: ("partial-braid1.clp",)},  # partial-braid[1], built when braids start (B2 = W2)
@@ -365,12 +480,11 @@ def _pgb_template(k: int) -> str:
 
 GBRAIDS = Family(
     name="g-braid", title="g-braids (braids whose right-linking objects may be g-candidates)", letter="gB",
-    rank=35,
-    owns=lambda rule: rule == "g-braid",
+    rank=35, part="gB", short="g-braids",
     groups=lambda n, max_length: ([f"g-braid-{n}"] + (["partial-g-braid-1"] if n == 3 else [])
                                   + [f"partial-g-braid-{n - 1}"] if n >= 3 else []),
-    verify=lambda state, step: verify.check_chain(state, step, braid=True, g=True),
-    parse=lambda line: notation.parse_chain_line(line, "g-braid"),
+    verify=lambda state, step: checks.check_chain(state, step, braid=True, g=True),
+    parse=lambda line: lines.parse_chain_line(line, "g-braid"),
     base=lambda max_length: [Generated(lambda top: "".join(_pgb_template(k) for k in range(1, top))),
                              "g-braid-vars.clp"],
     level_files={3: ("partial-g-braid1.clp",)},  # partial-g-braid[1] = partial-g-whip[1], from level 3
@@ -403,16 +517,18 @@ GBRAIDS = Family(
 
 TE = Family(
     name="t&e", title="T&E: a hypothesis whose context ends in a contradiction", letter="T&E", rank=90,
-    owns=lambda rule: verify.te_rule(rule) is not None,
     groups=lambda n, max_length: [],
-    verify=verify.check_te, parse=notation.parse_te_line,
+    verify=lambda state, step: checks.check_te(state, step, check_step), parse=lines.parse_te_line,
     label=lambda steps, n: max((s for s in steps if s.context is not None and s.level == n),
-                               key=lambda s: verify.te_rule(s.rule), default=steps[-1]).rule,
+                               key=lambda s: te_rule(s.rule), default=steps[-1]).rule,
 )
 
 
 #: every family, in rank order
-FAMILIES: tuple[Family, ...] = tuple(sorted((SINGLES, SUBSETS, WHIPS, GWHIPS, BRAIDS, GBRAIDS, TE), key=lambda f: f.rank))
+FAMILIES: tuple[Family, ...] = tuple(sorted(
+    (SINGLES, SUBSETS, FINNED, TYPED_BIVALUE_CHAINS, BIVALUE_CHAINS, TYPED_Z_CHAINS, Z_CHAINS, TYPED_T_WHIPS, T_WHIPS,
+     TYPED_WHIPS, WHIPS1, WHIPS, G_BIVALUE_CHAINS, GWHIPS, BRAIDS, GBRAIDS, TE), key=lambda f: f.rank))
+_BY_NAME = {family.name: family for family in FAMILIES}
 
 
 @dataclass(frozen=True)
@@ -429,15 +545,31 @@ class TheorySpec:
     #: the name of the value printed at the end of a solved path (``W = 5``); the theory's by default
     rating_name: Optional[str] = None
 
+    def top(self, max_length: int) -> int:
+        """Its highest level with chains of at most ``max_length``: the longest chain or Subset of
+        its families (4 for Subsets alone, 20 for bivalue-chains...), 0 for BRT."""
+        lengths = [f.longest for f in self.families if f is not SINGLES]
+        return min(max_length, max(lengths)) if lengths else 0
 
+
+def _families_of(theory: Theory) -> tuple[Family, ...]:
+    """The families of a theory's parts, Singles first, in rank order; none that another one contains."""
+    chosen = [f for f in FAMILIES if f is SINGLES or f.part in theory.parts]
+    contained = {name for f in chosen for name in f.includes}
+    return tuple(f for f in chosen if f.name not in contained)
+
+
+def _spec(theory: Theory, rating: Optional[str] = None) -> TheorySpec:
+    chosen = _families_of(theory)
+    description = ("Singles only (the basic resolution theory)" if len(chosen) == 1
+                   else " + ".join(f.short for f in chosen))
+    return TheorySpec(theory, chosen, description, rating)
+
+
+#: the named theories (``solve --theory`` lists them; any composition of parts is accepted too)
 THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
-    TheorySpec(Theory.W, (SINGLES, WHIPS), "Singles + whips", rating="W"),
-    TheorySpec(Theory.B, (SINGLES, WHIPS, BRAIDS), "Singles + whips + braids", rating="B"),
-    TheorySpec(Theory.GW, (SINGLES, WHIPS, GWHIPS), "Singles + whips + g-whips", rating="gW"),
-    TheorySpec(Theory.GB, (SINGLES, WHIPS, GWHIPS, BRAIDS, GBRAIDS), "Singles + whips + g-whips + braids + g-braids",
-               rating="gB"),
-    TheorySpec(Theory.SW, (SINGLES, SUBSETS, WHIPS), "Singles + Subsets + whips"),
-    TheorySpec(Theory.BRT, (SINGLES,), "Singles only (the basic resolution theory)"),
+    _spec(Theory.W, rating="W"), _spec(Theory.B, rating="B"), _spec(Theory.GW, rating="gW"),
+    _spec(Theory.GB, rating="gB"), _spec(Theory.SW), _spec(Theory.BRT), _spec(Theory.DEFAULT),
     *(TheorySpec(theory, (SINGLES, TE), f"T&E(BRT, 1) ... T&E(BRT, {n}), level by level", engine="te",
                  rating_name="T&E-depth")
       for n, theory in enumerate((Theory.TE1, Theory.TE2, Theory.TE3), start=1)),
@@ -446,21 +578,49 @@ THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
                engine="te"),
 )}
 
-#: the ratings ``rate`` computes, and the theory of each
+#: the named ratings ``rate`` offers, and the theory of each (``rate --rating`` takes any theory name:
+#: :func:`rating_theory`)
 RATINGS: dict[str, Theory] = {spec.rating: spec.theory for spec in THEORIES.values() if spec.rating}
+
+#: the entries of the other theories asked for, made once
+_COMPOSED: dict[Theory, TheorySpec] = {}
 
 
 def theory_spec(theory: Union[Theory, str]) -> TheorySpec:
-    """The entry of a theory (ValueError naming the known ones)."""
-    return THEORIES[Theory.of(theory)]
+    """The entry of a theory: a named one or any ``+``-joined composition of parts (ValueError naming
+    the parts for an unknown name)."""
+    theory = Theory.of(theory)
+    if theory in THEORIES:
+        return THEORIES[theory]
+    if theory not in _COMPOSED:
+        _COMPOSED[theory] = _spec(theory)
+    return _COMPOSED[theory]
+
+
+def rating_theory(name: str) -> Theory:
+    """The theory of a ``rate --rating`` column: a named rating (W, B, gW, gB) or any theory name
+    (``BC``, ``Z``, ``tW``, ``S+W``, ``default``...); ValueError for an unknown one."""
+    return RATINGS.get(name) or Theory.of(name)
 
 
 def family_of(step: Step) -> Optional[Family]:
-    """The family a step belongs to (by its printed rule name), None for an unknown rule."""
-    for family in FAMILIES:
-        if family.owns(step.rule):
-            return family
-    return None
+    """The family a step belongs to (by its printed rule name: :func:`~.steps.family_name`), None for
+    an unknown rule."""
+    return _BY_NAME.get(family_name(step.rule))
+
+
+def check_step(state: ResolutionState, step: Step) -> list[str]:
+    """Problems with one step in the state where it is applied (empty when the step is valid): the
+    check of the step's family (a T&E step's context is checked step by step with this too)."""
+    family = family_of(step)
+    if family is None:
+        return [f"no checker for rule {step.rule!r}"]
+    return family.verify(state, step)
+
+
+def family_named(name: str) -> Family:
+    """The family called ``name`` (KeyError if none)."""
+    return _BY_NAME[name]
 
 
 def theories_help() -> str:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
+from ..enums import Theory
 from ..puzzle import Puzzle, format_grid
+from .families import WHIPS, WHIPS1, family_of, theory_spec
 from .state import ResolutionState
+from . import steps
 from .steps import Resolution, Step
-
-RATING_PREFIX = {"whip": "W", "braid": "B"}
 
 
 def density(candidates: int, links: int) -> float:
@@ -24,10 +25,9 @@ def density(candidates: int, links: int) -> float:
 
 
 def most_complex_rule(resolution: Resolution) -> str:
-    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``, ``HS``:
-    at the hardest level of the path, the family tried last there (the highest rank, SPEC §5.3)."""
-    from .families import family_of
-
+    """The label SudoRules prints after ``MOST COMPLEX RULE TRIED =``, e.g. ``W[5]``, ``B[4]``,
+    ``BC[3]``, ``SHP``, ``FSHT``, ``HS``: at the hardest level of the path, the family tried last
+    there (the highest rank, SPEC §5.3), which is the last one SudoRules activated."""
     steps = resolution.steps
     if not steps:
         return "BRT"
@@ -37,6 +37,11 @@ def most_complex_rule(resolution: Resolution) -> str:
         return f"S[{hardest}]"
     family = max(families, key=lambda f: f.rank)
     return family.label(steps, hardest) if family.label else f"{family.letter}[{hardest}]"
+
+
+def rating_type(theory: str) -> str:
+    """SudoRules' ``rating-type`` of a theory (``W``, ``W+SFin``, ``BC``...: :attr:`Theory.label`)."""
+    return Theory.of(theory).label
 
 
 def _apply(state: ResolutionState, step: Step) -> None:
@@ -52,11 +57,10 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
     ``number`` is the puzzle's number in the ``PUZZLE n IS SOLVED`` line: SudoRules prints 0 for a
     puzzle given alone and the puzzle's rank for a puzzle read from a file.  A T&E step is followed by
     its context, indented (its hypothesis' own path down to the contradiction), unless ``brief``."""
-    from .families import WHIPS, theory_spec
-
     puzzle = puzzle if puzzle is not None else resolution.puzzle
     state = ResolutionState(puzzle)
-    with_whips = WHIPS in theory_spec(resolution.theory).families  # else no "after whips[1]" state
+    families = theory_spec(resolution.theory).families
+    with_whips = WHIPS in families or WHIPS1 in families  # else no "after whips[1]" state
     yield str(puzzle)
     yield f"{puzzle.clues} givens, {state.candidate_count()} candidates"
     singles_done = whips1_done = False
@@ -83,11 +87,10 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
 
 
 def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> Iterator[str]:
-    from .families import theory_spec
-
     theory = resolution.theory
     if resolution.status == "solved":
-        yield f"PUZZLE {number} IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}"
+        yield (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(theory)}, "
+               f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
         yield format_grid([str(v) for v in state.values])
         yield f"{theory_spec(theory).rating_name or theory} = {resolution.rating}"
     elif resolution.status == "contradiction":
@@ -104,3 +107,6 @@ def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> 
 def format_path(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: int = 0, brief: bool = False) -> str:
     """The whole printed path as one string (lines joined by newlines, final newline included)."""
     return "\n".join(path_lines(resolution, puzzle, number, brief)) + "\n"
+
+
+steps._PRINTER[:] = [format_path]  # str(resolution) prints its path (see steps._PRINTER)

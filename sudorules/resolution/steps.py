@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..enums import Status, Theory
 from ..errors import InvalidPuzzleError, NotSolvedError, TimeLimitError
@@ -195,15 +195,17 @@ class ChainCell:
 
 @dataclass(frozen=True)
 class SubsetPattern:
-    """A Subset (SPEC §3): naked, hidden or super-hidden (fish) pattern of size p.
+    """A Subset (SPEC §3): naked, hidden or super-hidden (fish) pattern of size p, or a finned fish.
 
     * naked: ``unit_kind`` row/column/block, ``unit`` its index, ``cells`` the p cells, ``digits`` the p digits;
     * hidden: same fields, printed digits first;
     * fish: ``unit_kind`` ``rows`` or ``columns`` (the base lines), ``unit`` the digit, ``bases`` and
-      ``covers`` the base and cover line numbers.
+      ``covers`` the base and cover line numbers;
+    * finned (a finned fish, SPEC §3.2): the fields of a fish, in SudoRules' order: the last base line
+      holds the fin, which lies in the block of that line and the last cover line.
     """
 
-    family: str  #: "naked", "hidden" or "fish"
+    family: str  #: "naked", "hidden", "fish" or "finned"
     unit_kind: str
     unit: int
     cells: tuple[int, ...] = ()
@@ -214,11 +216,11 @@ class SubsetPattern:
     @property
     def size(self) -> int:
         """p: 2 (pairs, x-wing), 3 (triplets, swordfish) or 4 (quads, jellyfish)."""
-        return len(self.bases) if self.family == "fish" else len(self.cells)
+        return len(self.bases) if self.family in ("fish", "finned") else len(self.cells)
 
     def text(self) -> str:
         """The pattern part of the printed line, e.g. ``r5{c2 c3}{n3 n8}`` or ``n7{r2 r5}{c3 c8}``."""
-        if self.family == "fish":
+        if self.family in ("fish", "finned"):
             base, cover = ("r", "c") if self.unit_kind == "rows" else ("c", "r")
             return (f"n{self.unit}{{{' '.join(base + str(i) for i in self.bases)}}}"
                     f"{{{' '.join(cover + str(i) for i in self.covers)}}}")
@@ -236,6 +238,54 @@ class SubsetPattern:
 
 
 SUBSET_NAMES = {2: ("pairs", "x-wing"), 3: ("triplets", "swordfish"), 4: ("quads", "jellyfish")}
+
+#: The rule names of the chain families (SPEC §4, §6.1) and their typed variants (``biv-chain-rc``...).
+CHAIN_RULES = {"whip": "whip", "braid": "braid", "g-whip": "g-whip", "g-braid": "g-braid",
+               "biv-chain": "biv-chain", "z-chain": "z-chain", "t-whip": "t-whip", "g-biv-chain": "g-biv-chain"}
+_TYPED = re.compile(r"^(whip|biv-chain|z-chain|t-whip)-(rc|rn|cn|bn)$")
+_SUBSET_RULE = re.compile(r"^(?:(?:naked|hidden)-(?:pairs|triplets|quads)-in-a-(?:row|column|block)"
+                          r"|(?:x-wing|swordfish|jellyfish)-in-(?:rows|columns))$")
+_FINNED_RULE = re.compile(r"^finned-(?:x-wing|swordfish|jellyfish)-in-(?:rows|columns)$")
+_TE_RULE = re.compile(r"^(g?)T&E\((?:(g?)B(\d+),)?(\d+)\)$")
+
+
+def family_name(rule: str) -> str:
+    """The rule family of a printed rule name: ``single`` (naked and hidden singles), ``subset``,
+    ``finned`` (finned fish), ``whip``, ``braid``, ``g-whip``, ``g-braid``, ``biv-chain``, ``z-chain``,
+    ``t-whip``, ``g-biv-chain``, ``typed-whip`` (``whip-rc``...), ``typed-biv-chain``, ``typed-z-chain``,
+    ``typed-t-whip``, ``t&e`` (``T&E(2)``, ``T&E(B3,1)``...); the rule name itself for any other rule.
+    The one place where printed names meet family names: the registry
+    (:mod:`sudorules.resolution.families`) finds a step's family by it."""
+    if rule == "naked-single" or rule.startswith("hidden-single-in-a-"):
+        return "single"
+    if te_rule(rule) is not None:
+        return "t&e"
+    if rule in CHAIN_RULES:
+        return CHAIN_RULES[rule]
+    typed = _TYPED.match(rule)
+    if typed:
+        return f"typed-{typed.group(1)}"
+    if _SUBSET_RULE.match(rule):
+        return "subset"
+    if _FINNED_RULE.match(rule):
+        return "finned"
+    return rule
+
+
+def te_rule(rule: str) -> Optional[tuple[int, int, bool]]:
+    """``(k, p, g)`` of a T&E rule name (``T&E(2)``: k = 2, p = 0; ``T&E(B3,1)``: k = 1, p = 3;
+    ``gT&E(1)``, ``T&E(gB3,1)``: g), or None for another rule."""
+    m = _TE_RULE.match(rule)
+    if not m:
+        return None
+    g = bool(m.group(1) or m.group(2))
+    return int(m.group(4)), int(m.group(3) or 0), g
+
+
+def typed_rule(rule: str) -> Optional[str]:
+    """The variable kind of a typed chain's rule name (``rc`` for ``biv-chain-rc``), else None."""
+    typed = _TYPED.match(rule)
+    return typed.group(2) if typed else None
 
 
 @dataclass(frozen=True)
@@ -285,12 +335,9 @@ class Step:
 
     @property
     def family(self) -> str:
-        """The rule family, from the registry (:mod:`sudorules.resolution.families`): ``single``,
-        ``whip``, ``braid`` or ``subset`` (its kind in :attr:`subset`); the rule name if unknown."""
-        from .families import family_of  # the registry refers to this module
-
-        found = family_of(self)
-        return found.name if found is not None else self.rule
+        """The rule family (:func:`family_name`): ``single``, ``whip``, ``braid``, ``subset`` (its kind
+        in :attr:`subset`), ``biv-chain``...; the rule name if unknown."""
+        return family_name(self.rule)
 
     @property
     def length(self) -> int:
@@ -359,6 +406,11 @@ class Step:
         return f"{self.rule} ==> {targets}"
 
 
+#: The path printer (:func:`sudorules.resolution.path.format_path`), set by that module when it is
+#: imported (the package imports it): the printer reads this module, so this one does not import it back.
+_PRINTER: list[Callable[["Resolution", Puzzle], str]] = []
+
+
 def _elimination(candidate: Candidate) -> str:
     return f"r{candidate.row}c{candidate.column}\u2260{candidate.digit}"
 
@@ -400,10 +452,8 @@ class Resolution:
         invalid record was not solved."""
         if self.status == Status.INVALID:
             return f"{self.puzzle}: {self.error}"
-        from .path import format_path  # the printer reads this module
-
         puzzle = self.puzzle if isinstance(self.puzzle, Puzzle) else Puzzle.from_string(str(self.puzzle))
-        return format_path(self, puzzle).rstrip("\n")
+        return _PRINTER[0](self, puzzle).rstrip("\n")
 
     @property
     def solved(self) -> bool:

@@ -1,0 +1,77 @@
+"""The order of a braid's (g-braid's) right-linking candidates, found by the rules as a set.
+
+Partial braids are keyed by their set of rlcs (rules/braid.clp), so when a braid fires its rlcs come
+without an order; :func:`order_braid` puts them in one that the checker accepts (SPEC §4.4), from the
+current candidates.  The bridge (:mod:`.bridge`) calls it when it records a braid step.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
+
+
+def order_braid(current: Iterable[int], target: int, rlcs: list[int], vid: int) -> list[int]:
+    """Put the rlcs of a braid or g-braid found as a set into a valid order, with left-linking
+    candidates.
+
+    Greedy: repeatedly take an rlc R (a candidate, or a g-label of a g-braid) such that, in
+    one unused variable V of R's, every candidate outside R is incompatible with the target
+    and the rlcs already placed (linked, or g-linked to a g-rlc) and one of them is left for
+    the left-linking candidate.  A valid order exists, and placing more rlcs never un-forces
+    a variable.  Returns the flat (v, l, r) list ending (v, l, 0).
+    """
+    by_variable: dict[int, list[int]] = {}
+    for lab in current:
+        for v in label_variables(lab):
+            by_variable.setdefault(v, []).append(lab)
+    placed: list[int] = []
+    used_labels = {target}
+    used_vars: set[int] = set()
+    out: list[int] = []
+    remaining = list(rlcs)
+
+    def links(r: int) -> frozenset[int]:
+        return G_LINKS[r] if is_glabel(r) else LINKS[r]
+
+    def variables(r: int) -> tuple[int, ...]:  # those an rlc can be the right-linking object of
+        return (glabel_variable(r),) if is_glabel(r) else label_variables(r)
+
+    def incompatible(x: int) -> bool:
+        return x in LINKS[target] or any(x in links(r) for r in placed)
+
+    def places(r: int) -> Optional[tuple[int, int]]:
+        """(variable, left-linking candidate) where rlc r can be placed next, if any."""
+        inside = set(G_LABELS[r]) if is_glabel(r) else {r}
+        for v in variables(r):
+            if v in used_vars:
+                continue
+            others = [x for x in by_variable.get(v, []) if x not in inside]
+            if others and all(incompatible(x) for x in others):
+                lefts = [x for x in others if x not in used_labels] or others
+                return v, lefts[0]
+        return None
+
+    while remaining:
+        for r in remaining:
+            choice = places(r)
+            if choice:
+                v, lft = choice
+                out += [v, lft, r]
+                placed.append(r)
+                used_vars.add(v)
+                used_labels.add(lft)
+                if not is_glabel(r):
+                    used_labels.add(r)
+                remaining.remove(r)
+                break
+        else:  # no valid order: keep the set as given (the checker will say so)
+            for r in remaining:
+                out += [variables(r)[0], G_LABELS[r][0] if is_glabel(r) else r, r]
+            remaining = []
+    lefts = [x for x in by_variable.get(vid, []) if incompatible(x)]
+    fresh = [x for x in lefts if x not in used_labels]
+    out += [vid, (fresh or lefts)[0], 0]
+    return out
+
