@@ -34,7 +34,7 @@ POSITIONS = {
 
 @pytest.fixture(scope="module")
 def solver():
-    with sudorules.engine.solver.Solver(max_length=4) as s:
+    with sudorules.engine.Solver(max_length=4) as s:
         yield s
 
 
@@ -136,7 +136,7 @@ def _check_published(lines: list[int]) -> None:
     gb = _published("gB-ratings.txt")
     puzzles = _published("puzzles.txt")
     wrong = []
-    with sudorules.engine.solver.Solver() as full:
+    with sudorules.engine.Solver() as full:
         for line in lines:
             puzzle = Puzzle.from_string(puzzles[line - 1].split()[0])
             resolution = full.solve(puzzle, "gB")

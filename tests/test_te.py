@@ -226,6 +226,10 @@ def test_rate_new_ratings_and_beyond_te1(tmp_path):
     assert (second["W"], second["B"], second["TE"], second["BxB"]) == ("", "", "2", "3")
     assert second["status"] == "beyond-te1"
     assert "W: not in T&E(1)" in second["error"] and "B: not in T&E(1)" in second["error"]
+    # a composed theory of chains fails there too, and says why
+    run = _cli("rate", str(source), "--rating", "BC", "--jobs", "1", "--no-progress")
+    second = list(csv.DictReader(io.StringIO(run.stdout)))[1]
+    assert (second["BC"], second["status"]) == ("", "beyond-te1") and "not in T&E(1)" in second["error"]
 
 
 def test_time_limit_stops_the_engine():

@@ -194,7 +194,13 @@ class Rater:
             resolution = self.solver.solve(puzzle, self.theories[name], time_limit=self.time_limit,
                                            solution=solution)
             row.ratings[name] = resolution.rating
-            return resolution.status if resolution.status in STATUSES else "not-solved", ""
+            status = resolution.status if resolution.status in STATUSES else "not-solved"
+            # Every rule these theories have (Subsets, fish, chains) eliminates what T&E(1) does (gT&E(1)
+            # with g-chains): outside it, say why the rules could not finish.
+            g = any(part.startswith("g") for part in name.split("+"))
+            if status == "not-solved" and not te.in_te1(puzzle, g=g, solution=solution):
+                return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "chain")
+            return status, ""
         # Whips of length <= 2 are confluent: the compiled engine gives their closure, the rating when
         # it solves the puzzle (W 0-2), else the state where the rules start (rule loading, fact
         # resets and levels 1-2 were most of an easy puzzle's time); and a puzzle outside T&E(1) has
