@@ -27,14 +27,13 @@ So ``not (W >= 7)`` also keeps the unrated rows, and ``W < 7`` does not.
 
 from __future__ import annotations
 
-import math
 import operator
 import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from ..errors import OptionError
-from .table import unknown_column
+from .table import cell_number, unknown_column
 
 _OPERATORS: dict[str, Callable[[object, object], bool]] = {
     "==": operator.eq, "=": operator.eq, "!=": operator.ne, "<>": operator.ne,
@@ -72,16 +71,6 @@ class _Operand:
 Rows = Sequence[Sequence[str]]
 #: a compiled condition: (cell getter by column index) -> bool, applied to one row
 Predicate = Callable[[Sequence[str]], bool]
-
-
-def _number(text: str) -> Optional[float]:
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 class Condition:
@@ -225,7 +214,7 @@ class Condition:
                 a, b = row[i], row[j]
                 if a == "" or b == "":
                     return False
-                x, y = _number(a), _number(b)
+                x, y = cell_number(a), cell_number(b)
                 return compare(x, y) if x is not None and y is not None else compare(a, b)
             return columns
         # one column, one constant: keep the column on the left
@@ -236,7 +225,7 @@ class Condition:
         i, constant = self._index[left.column], right.constant
         if isinstance(constant, float):
             def with_number(row: Sequence[str]) -> bool:
-                value = _number(row[i])
+                value = cell_number(row[i])
                 return value is not None and compare(value, constant)
             return with_number
         if right.boolean:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import math
 import sys
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..errors import InputError, OptionError, SudorulesError
 from ..extras import require
@@ -53,6 +54,19 @@ class Table:
     def as_dict(self, row: Sequence[str]) -> dict[str, str]:
         """A row as ``{column: cell}`` (what ``--format`` templates read)."""
         return dict(zip(self.columns, row))
+
+
+def cell_number(text: str) -> Optional[float]:
+    """The value of a table cell as a number: a finite float written in ASCII, else None (Python's
+    float() also reads '٣' or '３' as 3, where a puzzle file would call those bad characters); the one
+    reading of numeric cells for ``select`` and ``stats``."""
+    if not text or not text.isascii():
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def shown(name: str) -> str:

@@ -53,7 +53,7 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..collection.table import TableError, parquet_strings, read_bytes, table_text
+from ..collection.table import TableError, cell_number, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
 from .columns import KNOWN_RATINGS
@@ -227,18 +227,6 @@ def _is_csv(name: str, text: str) -> bool:
     return False
 
 
-def _to_number(text: str) -> Optional[float]:
-    """The float value of ``text``, None when it is not a finite number written in ASCII (Python's
-    float() also reads '٣' or '３' as 3: a puzzle file would call those bad characters)."""
-    if not text.isascii():
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
 def read_csv_text(name: str, text: str) -> pd.DataFrame:
     """One of our CSV outputs as a table: text columns kept, numeric columns as floats.
 
@@ -313,7 +301,7 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
             table[column_name] = (_text(column) if column_name != TRIES
                                   else _numeric_column(name, column_name, column, counted, lines))
             continue
-        numbers = column.map(lambda v: _to_number(v) if v else None)
+        numbers = column.map(lambda v: cell_number(v) if v else None)
         always_numeric = column_name == CLUES or column_name in KNOWN_RATINGS
         if not always_numeric and numbers.notna().sum() == 0 and (column != "").any():
             table[column_name] = _text(column)  # a text column (e.g. a reason): not a statistic
@@ -338,7 +326,7 @@ def _numeric_column(name: str, column_name: str, column: pd.Series, counted: pd.
                     lines: list[int]) -> pd.Series:
     values = []
     for index, text in column.items():
-        value = _to_number(text) if text else math.nan
+        value = cell_number(text) if text else math.nan
         if value is None:
             if counted[index]:
                 raise StatsInputError(f"{shown(name)} line {lines[index]}: column {column_name}: "
@@ -358,7 +346,7 @@ def _clue_count(puzzle: Optional[str]) -> float:
 def tries_of_tail(tail: Optional[str]) -> float:
     """The generator's tries count a record's tail holds (``200314``, ``1.16171e+06``: the published
     controlled-bias collection and ``generate --method controlled-bias``), NaN for any other tail."""
-    value = _to_number(tail.strip()) if isinstance(tail, str) and tail.strip() else None
+    value = cell_number(tail.strip()) if isinstance(tail, str) and tail.strip() else None
     return math.nan if value is None else value
 
 
@@ -397,7 +385,7 @@ def read_value_text(name: str, text: str) -> list[float]:
     values = []
     for number, line in enumerate(_lines(text), start=1):
         item = line.strip()
-        value = _to_number(item) if item else math.nan
+        value = cell_number(item) if item else math.nan
         if value is None:
             raise StatsInputError(f"{shown(name)} line {number}: {item[:40]!r} is not a number")
         values.append(value)
