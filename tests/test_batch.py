@@ -12,7 +12,6 @@ import pytest
 
 from sudorules.batch.runner import BatchError, RateOptions, rate_file
 
-from conftest import CB001
 
 NO_SOLUTION = ".23456789" + "." * 27 + "1" + "." * 44  # r1c1 can only be 1, but column 1 has a 1
 SEVERAL = "1" + "." * 80

@@ -10,7 +10,7 @@ import sys
 import numpy as np
 from click.testing import CliRunner
 
-from sudorules import Puzzle, core
+from sudorules import Puzzle
 from sudorules.cli import main
 from sudorules.generation import Transform, canonical
 

@@ -6,7 +6,6 @@ valid step (a wrong target, a cut chain, a broken link) must be rejected.
 
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 

@@ -21,11 +21,9 @@ that close its standard output early (issue 27): a few examples in the default r
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 

@@ -16,7 +16,6 @@ import multiprocessing
 import os
 import signal
 import sys
-import threading
 import time
 import types
 

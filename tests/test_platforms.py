@@ -23,7 +23,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,7 @@ from sudorules.batch.rating import Rater
 from sudorules.batch.runner import RateOptions, _make_rater_handle, rate_file
 from sudorules.reader import read_puzzles
 
-from test_cli_edges import (CMD, DEMO, EASY, HARD, LONG_B, _env, assert_clean, assert_complete_rate_file,
+from test_cli_edges import (CMD, DEMO, EASY, HARD, LONG_B, _env, assert_complete_rate_file,
                             assert_error, assert_ok, children, demo_puzzles, describe, wait_for, wait_gone)
 
 FAKE = Path(__file__).resolve().parent / "fake_platform"

@@ -28,7 +28,7 @@ from sudorules.resolution.checks import check_special_chain_target, check_typed_
 from sudorules.resolution.notation import parse_step, read_path
 from sudorules.resolution.path import format_path, most_complex_rule
 from sudorules.resolution.state import ResolutionState
-from sudorules.resolution.steps import ChainCell, Step, family_name
+from sudorules.resolution.steps import Step, family_name
 from sudorules.resolution.verify import replay
 from sudorules.engine.bridge import step_of_record
 

@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_SIGPIPE, EXIT_USAGE, Interrupted, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_SIGPIPE, Interrupted, SudorulesError
 
 
 def _raise_interrupted(signum: int, _frame: Any) -> None:

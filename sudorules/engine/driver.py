@@ -22,7 +22,7 @@ from typing import Optional, Sequence, Union
 
 import clips
 
-from ..enums import Status, Theory
+from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
 from ..resolution import families
