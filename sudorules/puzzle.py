@@ -323,12 +323,15 @@ def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
     """Split a line into its grid values, a bad-character reason (or None) and the tail.
 
     Reads grid characters (skipping layout characters) until 81 are collected; the rest of the line is
-    the tail, which must be separated from the grid by whitespace.
+    the tail, which must be separated from the grid by whitespace or a ``;`` (SHC's example files and
+    the hardest-puzzle collections write ``puzzle;comment;...``; the ``;`` is not kept).
     """
     values: list[int] = []
     for position, char in enumerate(line, start=1):
         if len(values) == 81:
             rest = line[position - 1:]
+            if rest[:1] == ";":
+                return values, None, rest[1:].strip()
             if not rest[:1].isspace():
                 return values, "wrong length: more than 81 grid characters", ""
             return values, None, rest.strip()

@@ -109,3 +109,15 @@ def test_mutated_puzzles_give_a_puzzle_or_a_clean_error(seed, mutations):
             assert isinstance(record.puzzle, Puzzle) and not record.puzzle.conflicts()
         else:
             assert record.error
+
+
+def test_a_semicolon_starts_the_tail_as_in_shc_files():
+    """SHC's example files and the hardest-puzzle collections write ``puzzle;comment;...``."""
+    from sudorules.reader import read_puzzles
+
+    grid = "..3..6....5718.....6........816...75.....8......5...68.7.....42...73.85..1.....97"
+    record, = list(read_puzzles([grid + ";113;52713;MithTE3#350;Trid=7"]))
+    assert str(record.puzzle) == grid
+    assert record.tail == "113;52713;MithTE3#350;Trid=7"
+    bad, = list(read_puzzles([grid + "x;1"]))
+    assert bad.puzzle is None and "more than 81" in bad.error

@@ -122,7 +122,7 @@ def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
         first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
         if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
             raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
-                             "use another output file or the same --rating as before")
+                             "use another output file or the same ratings (rate --rating, classify --g) as before")
         raise BatchError(f"{path} is not an output of 'sudorules rate' (its first line is {first[:60]!r}): "
                          "use another output file, or remove this one")
     if not data.endswith(b"\n"):
