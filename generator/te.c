@@ -279,6 +279,7 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
     if (g->n_values == 81) return TE_SOLVED;
     for (int q = start_q, with_g = 0; q <= limit;) {
         int changed = 0;
+        te->ctl.cache_tag = sr_cache_tag();
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;
             SrChain ch;
@@ -291,6 +292,7 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
             int s = eliminate(te, g, x, depth);
             if (s != TE_QUIET) return s;
             changed = 1;
+            te->ctl.cache_tag = sr_cache_tag(); /* new candidates: the failures no longer hold */
         }
         if (changed) /* simplest first again */
             q = 1, with_g = 0;

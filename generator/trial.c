@@ -214,8 +214,9 @@ static int tick(SrCtl *ctl)
 /* Failed partial chains, so that the orders of one set of rlcs are explored once (whips: the orders
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
  * rlcs S, last rlc; -1 for braids), with a generation number so that each search starts with it empty
- * at no cost; `rem` is the largest number of cells that failed to complete from there.  Static (15 MB
- * of address space, touched only as far as used; one search at a time: the module holds the GIL).
+ * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
+ * number of cells that failed to complete from there.  Static (15 MB of address space, touched only as
+ * far as used; one search at a time: the module holds the GIL).
  * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
  * raters search without a budget, up to millions of nodes on BxB puzzles, and a slot evicted there
  * means a subtree explored again. */
@@ -228,6 +229,10 @@ static struct {
     int16_t rem;
 } memo[MEMO_SIZE];
 static uint32_t memo_gen;
+static uint64_t memo_tag;     /* the cache_tag of the braid searches the current generation serves, or 0 */
+static uint64_t last_tag;     /* the newest tag given */
+
+uint64_t sr_cache_tag(void) { return ++last_tag; }
 
 /* The slot of (set of rlcs, last rlc): `key` is the XOR of the SET_KEY of Z and of every rlc, kept up to
  * date as rlcs come and go (hashing the 28 words of the two bitsets at every node was about a fifth of
@@ -266,6 +271,7 @@ static void memo_fail(unsigned slot, const uint64_t rlcs[W], const uint64_t grlc
 /* A new search: every cache entry out of date. */
 static void memo_start(void)
 {
+    memo_tag = 0;
     if (++memo_gen == 0) { /* wrapped: entries of generation 0 could look current */
         memset(memo, 0, sizeof memo);
         memo_gen = 1;
@@ -294,7 +300,6 @@ static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uin
  * variable its present members outside inc. */
 static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[NV])
 {
-    memo_start();
     memset(inc, 0, W * sizeof inc[0]);
     memcpy(free, c->live, NV * sizeof free[0]);
     join_inc(c, LINK[z], inc, free, NULL);
@@ -521,6 +526,7 @@ int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrC
     put(s.rlcs, z);
     uint64_t inc[W];
     uint16_t free[NV];
+    memo_start();
     search_start(c, z, inc, free);
     return whip_extend(&s, z, 0, inc, free, memo_slot(s.key, z));
 }
@@ -729,6 +735,13 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     if (bound == 0) return SR_NONE;
     uint64_t inc[W], touched[WV] = {0};
     uint16_t free[NV];
+    /* A partial braid's future depends only on its set of rlcs with Z (inc, free and the decided
+     * variables are theirs, whichever is the target), so failures carry over to other targets'
+     * searches of the same tag (see sr_cache_tag). */
+    if (!ctl->cache_tag || ctl->cache_tag != memo_tag) {
+        memo_start();
+        memo_tag = ctl->cache_tag;
+    }
     search_start(c, z, inc, free);
     for (int v = 0; v < NV; ++v)
         if (free[v] != c->live[v]) touched[v >> 6] |= 1ull << (v & 63);

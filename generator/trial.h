@@ -35,8 +35,14 @@ typedef struct {
     int (*poll)(void *poll_arg);
     void *poll_arg;
     long until_poll; /* the search's own countdown; start it at 0 */
+    uint64_t cache_tag; /* sr_braid: 0, or a tag from sr_cache_tag() shared by searches that may share failures */
 } SrCtl;
 #define SR_POLL_EVERY 4096
+
+/* A new tag for SrCtl.cache_tag.  Braid searches run with one tag share their cache of failed partial
+ * braids: give one tag only to searches over the same candidates with the same g and strict (te.c: one
+ * pass of a length over the targets, until something is eliminated). */
+uint64_t sr_cache_tag(void);
 
 /* Search results. */
 #define SR_FOUND 1
