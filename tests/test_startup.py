@@ -1,7 +1,8 @@
 """Start-up (issue 23): a command imports only what it uses.
 
 ``sudorules --help`` imports none of pandas, numpy or clips; ``solve`` of one puzzle no pandas and no
-numpy; ``rate --rating B`` (the compiled engine) no clips and no pandas.  Timings live in
+numpy; ``rate --rating B`` (the compiled engine) no clips and no pandas, nor the registry of rule
+families (the resolution package) and the rules' label tables.  Timings live in
 benchmarks/README.md; these tests check the imports that made start-up slow.
 """
 
@@ -15,18 +16,21 @@ import pytest
 from conftest import ROOT
 
 HEAVY = ("pandas", "numpy", "clips")
+#: what a run of compiled ratings does not need: the registry of rule families (and with it the whole
+#: resolution package: its checkers) and the g-label tables of the rules' encoding
+RULES_ONLY = ("sudorules.resolution.families", "sudorules.engine.labels")
 EASY = (ROOT / "collections" / "demo.txt").read_text().split()[0][:81]
 
 
-def _imported(*args: str, tmp_path) -> set[str]:
-    """The heavy modules imported by ``sudorules ARGS``, run in a fresh interpreter."""
+def _imported(*args: str, tmp_path, watched=HEAVY) -> set[str]:
+    """The modules of ``watched`` imported by ``sudorules ARGS``, run in a fresh interpreter."""
     code = ("import sys\n"
             "from sudorules.cli import main\n"
             "try:\n"
             f"    main({list(args)!r})\n"
             "except SystemExit:\n"
             "    pass\n"
-            f"print('imported:' + ','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
+            f"print('imported:' + ','.join(m for m in {tuple(watched)!r} if m in sys.modules), file=sys.stderr)\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     lines = [line for line in run.stderr.splitlines() if line.startswith("imported:")]
     assert lines, run.stderr
@@ -49,3 +53,13 @@ def test_solving_one_puzzle_imports_neither_pandas_nor_numpy(tmp_path):
 def test_rating_b_imports_no_rules_and_no_pandas(tmp_path):
     (tmp_path / "p.txt").write_text(EASY + "\n")
     assert _imported("rate", "p.txt", "--rating", "B", "--jobs", "1", "--no-progress", tmp_path=tmp_path) <= {"numpy"}
+
+
+@pytest.mark.parametrize("rating", ["B", "gB,TE", "BxB"])
+def test_compiled_ratings_import_no_rule_registry(rating, tmp_path):
+    (tmp_path / "p.txt").write_text(EASY + "\n")
+    args = ("rate", "p.txt", "--rating", rating, "--jobs", "1", "--no-progress")
+    assert _imported(*args, tmp_path=tmp_path, watched=RULES_ONLY) == set()
+    # and the registry is there when a rule-based rating asks for it (the test can tell)
+    assert _imported("rate", "p.txt", "--rating", "W", "--jobs", "1", "--no-progress", tmp_path=tmp_path,
+                     watched=RULES_ONLY) >= {"sudorules.resolution.families"}

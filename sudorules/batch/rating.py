@@ -14,21 +14,34 @@ from typing import Callable, Optional, Sequence
 
 from ..enums import Status
 from ..enums import Theory
-from ..resolution.families import RATINGS, rating_theory
 from ..errors import InvalidPuzzleError, OptionError
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
-
-#: The rule-based ratings and the theory that gives each (from the registry of rule families).
-RATING_THEORIES = RATINGS
 
 #: The ratings of the compiled T&E engine (sudorules/engine/te.py): braids are confluent, so B and gB
 #: need no rule path (the same values, 10-30x sooner); TE is the T&E-depth, BxB and BxBB the
 #: sub-classifications of depths 2 and 3 (SPEC §10), empty for puzzles of a lower depth.
 COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
 
-#: Every rating ``rate --rating`` accepts, in the order of the help text.
-ALL_RATINGS = tuple(dict.fromkeys([*RATING_THEORIES, *COMPILED_RATINGS]))
+
+def __getattr__(name: str):
+    """``RATING_THEORIES`` (the rule-based ratings and the theory that gives each, from the registry of
+    rule families) and ``ALL_RATINGS`` (every rating ``rate --rating`` accepts, in the order of the help
+    text), made on first use: the registry imports the whole resolution package (its checkers), which
+    a run of compiled ratings never needs (a fifth of `rate --rating B`'s start-up, importtime)."""
+    if name == "RATING_THEORIES":
+        from ..resolution.families import RATINGS
+
+        return RATINGS
+    if name == "ALL_RATINGS":
+        return tuple(dict.fromkeys([*__getattr__("RATING_THEORIES"), *COMPILED_RATINGS]))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _rating_theory(name: str) -> Theory:
+    from ..resolution.families import rating_theory
+
+    return rating_theory(name)
 
 #: The columns of ``classify`` (with ``g``, ``gte_depth`` after ``te_depth``).
 CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
@@ -42,14 +55,19 @@ def canonical_rating(name: str) -> str:
     """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
     spelt as :data:`ALL_RATINGS` spells it; any other theory name (``BC``, ``S+W``, ``default``...:
     the rating of that theory) as given; :class:`~sudorules.errors.OptionError` for any other."""
-    for rating in ALL_RATINGS:
-        if rating.lower() == str(name).strip().lower():
+    wanted = str(name).strip()
+    for rating in COMPILED_RATINGS:  # first: no registry needed for them
+        if rating.lower() == wanted.lower():
+            return rating
+    every = __getattr__("ALL_RATINGS")
+    for rating in every:
+        if rating.lower() == wanted.lower():
             return rating
     try:
-        rating_theory(str(name).strip())
-        return str(name).strip()
+        _rating_theory(wanted)
+        return wanted
     except ValueError as error:
-        reason = f"unknown rating {name!r}: choose among {', '.join(ALL_RATINGS)} or a theory ({error})"
+        reason = f"unknown rating {name!r}: choose among {', '.join(every)} or a theory ({error})"
         raise OptionError(f"rating: {reason}", reason) from None
 
 
@@ -124,13 +142,18 @@ class Rater:
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
                  time_limit: Optional[float] = None, max_depth: int = 3):
         classify = bool(ratings) and ratings[0] == "te_depth"  # the columns of classify_columns()
-        known = classify_columns(True) if classify else ALL_RATINGS
+        if classify:
+            known = classify_columns(True)
+        elif all(name in COMPILED_RATINGS for name in ratings):  # no registry needed
+            known = COMPILED_RATINGS
+        else:
+            known = __getattr__("ALL_RATINGS")
         #: the theory of each other rating (any theory name: BC, S+W, default...), rated by its rules
         self.theories: dict[str, Theory] = {}
         for name in ratings:
             if name not in known:
                 try:
-                    self.theories[name] = rating_theory(name)
+                    self.theories[name] = _rating_theory(name)
                 except ValueError:
                     self.theories[name] = None  # type: ignore[assignment]
         unknown = [r for r in ratings if r not in known and (classify or self.theories[r] is None)]
@@ -145,7 +168,7 @@ class Rater:
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
             if not classify and name not in COMPILED_RATINGS:
-                self.solver.engine(self.theories.get(name) or RATING_THEORIES[name])
+                self.solver.engine(self.theories.get(name) or __getattr__("RATING_THEORIES")[name])
 
     def rate(self, record: PuzzleRecord, on_rating: Optional[Callable[[RatingRow], None]] = None) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason.
@@ -212,7 +235,7 @@ class Rater:
             return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
         if start.state is None:
             return "solved", ""
-        resolution = self.solver.solve(start.state, RATING_THEORIES[name], time_limit=self.time_limit,
+        resolution = self.solver.solve(start.state, __getattr__("RATING_THEORIES")[name], time_limit=self.time_limit,
                                        solution=solution)
         row.ratings[name] = resolution.rating
         return resolution.status if resolution.status in STATUSES else "not-solved", ""

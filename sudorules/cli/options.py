@@ -5,7 +5,7 @@ where the values are checked, so that a bad value is refused with click's usual 
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import click
 
@@ -61,3 +61,18 @@ JOBS = Jobs()
 TIME_LIMIT = Duration()
 MINUTES = Duration(minimum=0, unit="minutes")
 MEMORY_MIB = MemoryMiB()
+
+
+class LazyHelpOption(click.Option):
+    """An option whose help text is made when help is shown (``help_text()``), not when the command's
+    module is imported: text drawn from the registry of rule families, which a run of compiled ratings
+    never imports otherwise."""
+
+    def __init__(self, *args: Any, help_text: Callable[[], str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._help_text = help_text
+
+    def get_help_record(self, ctx: click.Context):
+        if self.help is None:
+            self.help = self._help_text()
+        return super().get_help_record(ctx)

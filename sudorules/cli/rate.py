@@ -10,11 +10,11 @@ import click
 
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted, OptionError
-from ..batch.rating import ALL_RATINGS, STATUSES, canonical_rating, header
+from ..batch import rating
+from ..batch.rating import STATUSES, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
-from ..resolution.families import THEORIES
 from . import main
-from .options import JOBS, MEMORY_MIB, TIME_LIMIT
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
 from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -59,7 +59,7 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
     """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
     names = tuple(v.strip() for v in value.split(",") if v.strip())
     if not names:
-        raise click.BadParameter(f"choose among {', '.join(ALL_RATINGS)} or a theory (comma-separated)")
+        raise click.BadParameter(f"choose among {', '.join(rating.ALL_RATINGS)} or a theory (comma-separated)")
     try:
         names = tuple(canonical_rating(name) for name in names)
     except OptionError as error:
@@ -70,16 +70,22 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
     return names
 
 
+def _rating_help() -> str:
+    from ..resolution.families import THEORIES
+
+    return ("Ratings to compute, comma-separated: "
+            + ", ".join(f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
+            + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
+              "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
+              "beyond-te1 by B and gB at once (and by W, gW when they fail).  Or the rating of any "
+              "theory, named as solve --theory names it (BC, Z, tW, S+W, default...), its column named "
+              "as given.")
+
+
 @main.command()
 @click.argument("source", metavar="FILE|-")
-@click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings,
-              help="Ratings to compute, comma-separated: " + ", ".join(
-                  f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
-                   + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
-                     "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
-                     "beyond-te1 by B and gB at once (and by W, gW when they fail).  Or the rating of any "
-                     "theory, named as solve --theory names it (BC, Z, tW, S+W, default...), its column named "
-                     "as given.")
+@click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings, cls=LazyHelpOption,
+              help_text=_rating_help)
 @click.option("--jobs", "-j", type=JOBS, default=None,
               help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",

@@ -15,13 +15,18 @@ braids needs thousands of contexts a puzzle, each a copy of the state: microseco
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from .. import _trial
 from ..enums import Status
 from ..puzzle import Candidate, Puzzle
-from ..resolution.steps import ChainCell, Context, CspVariable, GCandidate, Step
-from .labels import G_LABELS
+
+if TYPE_CHECKING:
+    from ..resolution.steps import CspVariable, Step
+
+# The path types (resolution.steps) and the g-labels' table are imported where a path is decoded: a
+# rating needs neither, and importing them was a fifth of `rate --rating B`'s start-up (importtime).
 
 #: SHC's and the field's limits of the classification: T&E-depth 3 is the deepest known (SPEC §10.2)
 MAX_DEPTH = 3
@@ -31,7 +36,14 @@ _SINGLE_RULES = {"rc": "naked-single", "rn": "hidden-single-in-a-row", "cn": "hi
                  "bn": "hidden-single-in-a-block"}
 # te.h's event kinds
 _SINGLE, _CHAIN, _HYP, _CONTRA, _ELIM, _LEVEL = 1, 2, 3, 4, 5, 6
-_G_IDS = list(G_LABELS)  # te.c's g-label k is labels.py's k-th g-label
+
+
+@lru_cache(maxsize=None)
+def _g_ids() -> list[int]:
+    """labels.py's g-label ids in te.c's order: te.c's g-label k is labels.py's k-th."""
+    from .labels import G_LABELS
+
+    return list(G_LABELS)
 
 
 def _candidate(index: int) -> Candidate:
@@ -42,6 +54,8 @@ def _candidate(index: int) -> Candidate:
 
 def _variable(index: int) -> CspVariable:
     """The CSP variable of te.c's variable index (81 of each kind: rc, rn, cn, bn)."""
+    from ..resolution.steps import CspVariable
+
     kind, rest = divmod(index, 81)
     return CspVariable(_KINDS[kind], rest // 9 + 1, rest % 9 + 1)
 
@@ -52,7 +66,10 @@ def _right(variable: CspVariable, index: int):
         return None
     if index < 729:
         return _candidate(index)
-    labels = G_LABELS[_G_IDS[index - 729]]
+    from ..resolution.steps import GCandidate
+    from .labels import G_LABELS
+
+    labels = G_LABELS[_g_ids()[index - 729]]
     return GCandidate.of(variable, [Candidate(lab // 100, lab // 10 % 10, lab % 10) for lab in labels])
 
 
@@ -197,6 +214,8 @@ def _rule(k: int, p: int, g: bool) -> str:
 
 
 def _chain_step(target: int, cells: Sequence[tuple[int, int, int]], is_g: bool) -> Step:
+    from ..resolution.steps import ChainCell, Step
+
     chain = []
     whip = True
     for k, (var, rlc, llc) in enumerate(cells):
@@ -216,6 +235,8 @@ def _chain_step(target: int, cells: Sequence[tuple[int, int, int]], is_g: bool) 
 
 def decode_trace(events: Sequence[tuple], chains: Sequence[Sequence[tuple[int, int, int]]], g: bool = False) -> list[Step]:
     """The steps of a recorded trace: the top level's, each T&E step with its context (nested)."""
+    from ..resolution.steps import Context, Step
+
     position = 0
 
     def block(depth: int) -> list[Step]:
