@@ -38,7 +38,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator, Optional, Sequence, Union
@@ -146,6 +145,8 @@ def _locked_temporary(directory: str, base: str) -> tuple[int, str]:
     just after it is created; should another run have taken it for a stale one in between and
     removed it, a new one is made."""
     while True:
+        import tempfile  # only where a file is replaced: not at every start-up
+
         fd, path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
         lock(fd, wait=True)
         if os.fstat(fd).st_nlink > 0:

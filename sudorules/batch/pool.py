@@ -25,18 +25,22 @@ enforced (Linux); elsewhere the pool measures each busy worker's RSS every
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import signal
 import time
 from collections import deque
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from .. import oscompat
 from ..errors import SudorulesError
 from ..oscompat import cpu_count  # noqa: F401  (re-exported: batch.cpu_count)
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+# multiprocessing is imported where workers start or are waited for: `rate --jobs 1` and the compiled
+# ratings run in process and never need it (about a tenth of their start-up, importtime).
 
 #: A worker factory: called once in each worker process with the pool's ``init_args``; returns the
 #: function that handles one task.
@@ -164,7 +168,9 @@ class OrderedPool:
         self.lookahead = max(lookahead, self.jobs)
         self.replaced = 0  #: workers replaced after a failure
         self.start_method = start_method or oscompat.start_method()
-        self._ctx = mp.get_context(self.start_method)
+        import multiprocessing
+
+        self._ctx = multiprocessing.get_context(self.start_method)
         self._workers: list[_Worker] = []
         self._starting: Optional[_Worker] = None  #: a worker being started, not yet in _workers
 
@@ -262,6 +268,8 @@ class OrderedPool:
 
     def _step(self, results: dict[int, Any], retry: list[tuple[int, Any]]) -> None:
         """Wait for messages or deaths, record results, kill overdue workers and replace dead ones."""
+        from multiprocessing.connection import wait
+
         ready = wait([w.conn for w in self._workers] + [w.process.sentinel for w in self._workers],
                      timeout=MEMORY_WATCH_SECONDS if self.watch_memory else 0.5)
         now = time.monotonic()

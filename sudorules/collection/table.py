@@ -10,7 +10,6 @@ status 2), content that is not such a table a :class:`TableError` naming the fil
 from __future__ import annotations
 
 import csv
-import difflib
 import io
 import math
 import sys
@@ -32,6 +31,8 @@ class TableError(SudorulesError):
 def unknown_column(option: str, name: str, columns: Sequence[str], where: str = "") -> OptionError:
     """The one-line error for an option naming a column the table does not have, with the columns
     and, for a near miss (``w``, ``TAIL``), the column meant."""
+    import difflib  # only for a wrong name: not at every start-up
+
     close = difflib.get_close_matches(name, columns, n=1, cutoff=0.6) or [c for c in columns if c.lower() == name.lower()]
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return OptionError(f"{option}: unknown column {name!r}{where} (the columns are: {', '.join(columns)}){hint}")
