@@ -24,17 +24,29 @@ from ..engine.solver import Solver, unique_solution
 COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
 
 
-def __getattr__(name: str):
-    """``RATING_THEORIES`` (the rule-based ratings and the theory that gives each, from the registry of
-    rule families) and ``ALL_RATINGS`` (every rating ``rate --rating`` accepts, in the order of the help
-    text), made on first use: the registry imports the whole resolution package (its checkers), which
-    a run of compiled ratings never needs (a fifth of `rate --rating B`'s start-up, importtime)."""
-    if name == "RATING_THEORIES":
-        from ..resolution.families import RATINGS
+# The registry of rule families imports the whole resolution package (its checkers), which a run of
+# compiled ratings never needs (a fifth of `rate --rating B`'s start-up, importtime): the rule-based
+# names are read from it on first use.
 
-        return RATINGS
+def rule_ratings() -> dict[str, Theory]:
+    """The rule-based ratings and the theory that gives each (from the registry of rule families)."""
+    from ..resolution.families import RATINGS
+
+    return RATINGS
+
+
+def all_ratings() -> tuple[str, ...]:
+    """Every rating ``rate --rating`` accepts, in the order of the help text."""
+    return tuple(dict.fromkeys([*rule_ratings(), *COMPILED_RATINGS]))
+
+
+def __getattr__(name: str):
+    """``RATING_THEORIES`` (:func:`rule_ratings`) and ``ALL_RATINGS`` (:func:`all_ratings`), made on
+    first use."""
+    if name == "RATING_THEORIES":
+        return rule_ratings()
     if name == "ALL_RATINGS":
-        return tuple(dict.fromkeys([*__getattr__("RATING_THEORIES"), *COMPILED_RATINGS]))
+        return all_ratings()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -42,6 +54,7 @@ def _rating_theory(name: str) -> Theory:
     from ..resolution.families import rating_theory
 
     return rating_theory(name)
+
 
 #: The columns of ``classify`` (with ``g``, ``gte_depth`` after ``te_depth``).
 CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
@@ -59,7 +72,7 @@ def canonical_rating(name: str) -> str:
     for rating in COMPILED_RATINGS:  # first: no registry needed for them
         if rating.lower() == wanted.lower():
             return rating
-    every = __getattr__("ALL_RATINGS")
+    every = all_ratings()
     for rating in every:
         if rating.lower() == wanted.lower():
             return rating
@@ -147,7 +160,7 @@ class Rater:
         elif all(name in COMPILED_RATINGS for name in ratings):  # no registry needed
             known = COMPILED_RATINGS
         else:
-            known = __getattr__("ALL_RATINGS")
+            known = all_ratings()
         #: the theory of each other rating (any theory name: BC, S+W, default...), rated by its rules
         self.theories: dict[str, Theory] = {}
         for name in ratings:
@@ -168,7 +181,7 @@ class Rater:
         self.solver = Solver(max_length=max_length)
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
             if not classify and name not in COMPILED_RATINGS:
-                self.solver.engine(self.theories.get(name) or __getattr__("RATING_THEORIES")[name])
+                self.solver.engine(self.theories.get(name) or rule_ratings()[name])
 
     def rate(self, record: PuzzleRecord, on_rating: Optional[Callable[[RatingRow], None]] = None) -> RatingRow:
         """Rate one input record; invalid puzzles get status ``invalid`` with the reason.
@@ -235,7 +248,7 @@ class Rater:
             return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
         if start.state is None:
             return "solved", ""
-        resolution = self.solver.solve(start.state, __getattr__("RATING_THEORIES")[name], time_limit=self.time_limit,
+        resolution = self.solver.solve(start.state, rule_ratings()[name], time_limit=self.time_limit,
                                        solution=solution)
         row.ratings[name] = resolution.rating
         return resolution.status if resolution.status in STATUSES else "not-solved", ""

@@ -10,8 +10,7 @@ import click
 
 from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted, OptionError
-from ..batch import rating
-from ..batch.rating import STATUSES, canonical_rating, header
+from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
 from . import main
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
@@ -59,7 +58,7 @@ def _ratings(ctx, param, value: str) -> tuple[str, ...]:
     """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
     names = tuple(v.strip() for v in value.split(",") if v.strip())
     if not names:
-        raise click.BadParameter(f"choose among {', '.join(rating.ALL_RATINGS)} or a theory (comma-separated)")
+        raise click.BadParameter(f"choose among {', '.join(all_ratings())} or a theory (comma-separated)")
     try:
         names = tuple(canonical_rating(name) for name in names)
     except OptionError as error:
