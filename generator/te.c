@@ -505,18 +505,15 @@ static int grid_of(Te *te, Grid *h, const Snap *t, const Grid *g, int depth)
  * given: SHC's 342 T&E examples 1.40 -> 0.87 s (depth-2 hypotheses of its 140 depth-3 puzzles 92,000
  * -> 4,300); 22 BxB examples (two a value) 16.4 -> 9.3 s (BxB=10 3.2 -> 1.1 s); every 5th BxBB
  * example 3.49 -> 3.02 s.  Ordering the BRT-inside passes as well made T&E 1.40 -> 1.19 s only, and the
- * nested B_p ones BxBB 3.17 s.  ORDER_BY_FIXPOINT 0 restores label order everywhere (to measure). */
+ * nested B_p ones BxBB 3.17 s.  ORDER_BY_FIXPOINT 0 restores label order everywhere (to measure).
+ * Returns the number of targets put in `order`, or -1 for label order (no list made). */
 #ifndef ORDER_BY_FIXPOINT
 #define ORDER_BY_FIXPOINT 1
 #endif
 static int pass_order(const Te *te, const Grid *g, const TeTheory *T, int m, int depth, int order[NL])
 {
-    int n = 0;
-    if (!ORDER_BY_FIXPOINT || m > TE_LEVELS || (m == 0 && (T->p == 0 || depth > 0))) {
-        for (int z = 0; z < NL; ++z)
-            if (target(te, g, z, depth)) order[n++] = z;
-        return n;
-    }
+    if (!ORDER_BY_FIXPOINT || m > TE_LEVELS || (m == 0 && (T->p == 0 || depth > 0)))
+        return -1; /* label order: the pass itself skips what is not a target */
     int count[NL + 2];
     int16_t key[NL];
     memset(count, 0, sizeof count);
@@ -555,9 +552,9 @@ static int te_close_at(Te *te, Grid *g, const TeTheory *T, int n, int from, int 
         for (int changed = 1; changed && r == TE_QUIET;) {
             changed = 0;
             int order[NL];
-            int n_order = pass_order(te, g, T, m, depth, order);
-            for (int i = 0; i < n_order && r == TE_QUIET; ++i) {
-                int z = order[i];
+            const int n_order = pass_order(te, g, T, m, depth, order);
+            for (int i = 0; i < (n_order < 0 ? NL : n_order) && r == TE_QUIET; ++i) {
+                const int z = n_order < 0 ? i : order[i];
                 const Snap *warm = NULL;
                 int warm_level = -1, exact = 0;
                 if (!target(te, g, z, depth) || known_quiet(z, g, T, m, &warm, &warm_level, &exact)) continue;
