@@ -13,8 +13,9 @@ uint8_t G_COUNT[NV];      /* 0 for rc, 3 for rn and cn, 6 for bn */
 uint16_t G_MASK[NG];      /* the positions of g-label k in its variable */
 uint16_t G_VAR[NG];       /* the variable of g-label k */
 int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
-uint64_t SET_KEY[NL + NG]; /* a random key per label and per g-label (NL + k): the caches' set hash */
+SetKey SET_KEY[NL + NG]; /* a random 128-bit key per label and per g-label (NL + k): the caches' set hash */
 int16_t G_TWIN[NG];
+int8_t G_SEG[2][512];
 
 /* The tables start as static zeros; `tables_ready` keeps a second call (a second module init) from
  * rewriting tables that a call running without the GIL may be reading. */
@@ -79,12 +80,25 @@ void sr_fill_tables(void)
             }
         }
     }
+    for (unsigned m = 0; m < 512; ++m) { /* G_MASK's segments: rn, cn 7 << 3s; bn also 0x49 << (s - 3) */
+        G_SEG[0][m] = G_SEG[1][m] = -1;
+        for (int j = 5; j >= 0; --j) {
+            unsigned seg = j < 3 ? 7u << (3 * j) : 0x49u << (j - 3);
+            if (m && !(m & ~seg)) {
+                if (j < 3) G_SEG[0][m] = (int8_t)j;
+                G_SEG[1][m] = (int8_t)j;
+            }
+        }
+    }
     uint64_t x = 0x853C49E6748FEA9Bull; /* splitmix64: fixed keys, the same in every process */
-    for (int j = 0; j < NL + NG; ++j) {
+    for (int j = 0; j < 2 * (NL + NG); ++j) {
         uint64_t z = (x += 0x9E3779B97F4A7C15ull);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        SET_KEY[j] = z ^ (z >> 31);
+        if (j & 1)
+            SET_KEY[j / 2].b = z ^ (z >> 31);
+        else
+            SET_KEY[j / 2].a = z ^ (z >> 31);
     }
     tables_ready = 1;
 }

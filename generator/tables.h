@@ -56,13 +56,27 @@ extern uint16_t G_VAR[NG];       /* the variable of g-label k */
 #define G_ID_MIN 2111            /* labels.py's g-label ids 10 * variable id + segment: 2111..4996 */
 #define G_ID_MAX 4996
 extern int16_t G_INDEX[G_ID_MAX - G_ID_MIN + 1]; /* g-label k of id G_ID_MIN + j, -1 for no g-label */
-extern uint64_t SET_KEY[NL + NG]; /* a fixed random key per label and per g-label (NL + k): set hashes */
+typedef struct {
+    uint64_t a, b;
+} SetKey;
+extern SetKey SET_KEY[NL + NG]; /* a fixed random 128-bit key per label and per g-label (NL + k): set hashes */
+extern int8_t G_SEG[2][512];       /* for a set of 2 or 3 positions, the index j of G_OF_VAR[v][j] holding them
+                                    * all, or -1: [0] for rn and cn variables, [1] for bn ones */
 extern int16_t G_TWIN[NG];        /* the other g-label with the same three labels (an rn or cn g-label and
                                    * the bn one of the same segment: 486 label sets for 972 g-labels) */
 
 /* Fill the tables (idempotent: a second call changes nothing). */
 void sr_fill_tables(void);
 
+/* The g-label of variable v holding every position of `mask` (two or three positions), or -1: one
+ * table read where a loop over the variable's up to six g-labels was a quarter of the g-braid search's
+ * node (perf, the W11 puzzle of issue 23). */
+static inline int g_label_holding(int v, unsigned mask)
+{
+    if (v < 81) return -1;
+    int j = G_SEG[v >= 243][mask];
+    return j < 0 ? -1 : G_OF_VAR[v][j];
+}
 static inline int label_index(int n, int r, int c) { return 81 * n + 9 * r + c; } /* all 0-based */
 static inline int has(const uint64_t *bits, int i) { return (int)(bits[i >> 6] >> (i & 63) & 1u); }
 static inline void put(uint64_t *bits, int i) { bits[i >> 6] |= 1ull << (i & 63); }

@@ -272,7 +272,14 @@ static int target(const Te *te, const Grid *g, int x, int depth)
  * search: on cb-001 line 12301, gB10, 2.2 s with every search a g-braid one, then see docs/engine.md).
  * `start_q` > 1 when g is known to be closed under the braids of length start_q - 1 (a fixpoint of a
  * weaker theory: the first round starts there).  *maxq (when not NULL) grows to the largest q that
- * eliminated something. */
+ * eliminated something.
+ *
+ * A rating without a path (maxq given, no trace) goes back to q = *maxq, not 1, after a change: the
+ * rating is the smallest p whose closure solves the puzzle, B_p and gB_p are confluent, and q reached
+ * *maxq only once the closure under length *maxq - 1 was stuck, so the searches of length *maxq (which
+ * find the shorter chains too) reach the same closures without the passes of every shorter length in
+ * between (cb-001, 100 puzzles a gB level, one core: gB 8-22 % less CPU at gB 4-9, B 0-25 %; the W11
+ * puzzle of issue 23 under gB 281 -> 253 ms).  A path keeps the simplest-first order SPEC §5.3 prints. */
 static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start_q, int *maxq)
 {
     int limit = T->p ? T->p : T->w1;
@@ -294,8 +301,8 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
             changed = 1;
             te->ctl.cache_tag = sr_cache_tag(); /* new candidates: the failures no longer hold */
         }
-        if (changed) /* simplest first again */
-            q = 1, with_g = 0;
+        if (changed) /* simplest first again, or for a rating without a path from the level reached */
+            q = maxq && !te->trace && *maxq > 1 ? *maxq : 1, with_g = 0;
         else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1 */
             with_g = 1;
         else

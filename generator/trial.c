@@ -103,6 +103,13 @@ typedef struct {
     int n_frontier, n_g_frontier;
 } Prop;
 
+/* At most 1 (g: at most 3) positions in `f`: the variables a braid (g-braid) search looks at. */
+static int is_near(unsigned f, int g)
+{
+    unsigned r1 = f & (f - 1), r2 = r1 & (r1 - 1);
+    return g ? (r2 & (r2 - 1)) == 0 : r1 == 0;
+}
+
 /* Rounds `depth`, depth + 1, ... of propagation `p` (its frontiers assumed in round depth - 1): the
  * round in which it contradicts, or 0 when it stops first or would go past round `limit`. */
 static int prop_rounds(const Cands *c, Prop *p, int g, long depth, long limit)
@@ -121,7 +128,11 @@ static int prop_rounds(const Cands *c, Prop *p, int g, long depth, long limit)
         }
         if (clash) return (int)depth; /* two candidates forced (assumed) together, or one of them and a
                                        * g-label assumed with them, are linked */
-        uint64_t touched[WV] = {0};
+        /* The removals; a variable emptied ends the round at once (whatever else it holds, the round
+         * contradicts), and only the variables left with at most 1 (g: 3) members are examined after:
+         * in the last round (depth == limit) nothing else is (perf, the W11 puzzle of issue 23 under gB:
+         * the examination of every touched variable was a third of the propagation's time). */
+        uint64_t near[WV] = {0};
         for (int w = 0; w < W; ++w) {
             uint64_t fresh = hit[w] & ~p->removed[w] & ~p->assumed[w];
             p->removed[w] |= fresh;
@@ -129,20 +140,23 @@ static int prop_rounds(const Cands *c, Prop *p, int g, long depth, long limit)
                 int x = 64 * w + CTZ64(fresh);
                 for (int k = 0; k < 4; ++k) {
                     int v = VAR_OF[x][k];
-                    p->live[v] &= (uint16_t)~POS_IN[x][k];
-                    touched[v >> 6] |= 1ull << (v & 63);
+                    unsigned left = p->live[v] &= (uint16_t)~POS_IN[x][k];
+                    if (is_near(left, g)) {
+                        if (left == 0 && !(p->decided[v >> 6] >> (v & 63) & 1u)) return (int)depth;
+                        near[v >> 6] |= 1ull << (v & 63);
+                    }
                 }
             }
         }
+        if (depth == limit) return 0;
         p->n_frontier = p->n_g_frontier = 0;
         for (int w = 0; w < W; ++w) p->newly[w] = 0;
         for (int w = 0; w < WV; ++w)
-            for (uint64_t open = touched[w] & ~p->decided[w]; open; open &= open - 1) {
+            for (uint64_t open = near[w] & ~p->decided[w]; open; open &= open - 1) {
                 int v = 64 * w + CTZ64(open);
-                /* Only 0, 1, 2-3 or more matter: clearing the lowest bit thrice beats a popcount, which
+                /* Only 1 and 2-3 are left here: clearing the lowest bit twice beats a popcount, which
                  * without -mpopcnt is a library call. */
                 unsigned left = p->live[v], rest = left & (left - 1);
-                if (left == 0) return (int)depth;
                 if (rest == 0) {
                     int x = MEMBER[v][CTZ64(left)];
                     uint64_t bit = 1ull << (x & 63);
@@ -151,11 +165,8 @@ static int prop_rounds(const Cands *c, Prop *p, int g, long depth, long limit)
                         p->frontier[p->n_frontier++] = (uint16_t)x;
                     }
                 } else if (g && ((rest & (rest - 1)) & ((rest & (rest - 1)) - 1)) == 0) { /* 2 or 3 */
-                    for (int j = 0; j < G_COUNT[v]; ++j) {
-                        int gl = G_OF_VAR[v][j];
-                        if (!(left & ~G_MASK[gl]) && !(p->g_assumed[gl >> 6] >> (gl & 63) & 1u))
-                            p->g_frontier[p->n_g_frontier++] = (uint16_t)gl;
-                    }
+                    int gl = g_label_holding(v, left);
+                    if (gl >= 0 && !(p->g_assumed[gl >> 6] >> (gl & 63) & 1u)) p->g_frontier[p->n_g_frontier++] = (uint16_t)gl;
                 }
             }
         /* As in trial.py, the round's g-labels and forced labels are assumed only once every touched
@@ -215,15 +226,18 @@ static int tick(SrCtl *ctl)
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
  * rlcs S, last rlc; -1 for braids), with a generation number so that each search starts with it empty
  * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
- * number of cells that failed to complete from there.  Static (15 MB of address space, touched only as
- * far as used; one search at a time: the module holds the GIL).
+ * number of cells that failed to complete from there.  Static (1.5 MB; one search at a time: the module
+ * holds the GIL).
  * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
  * raters search without a budget, up to millions of nodes on BxB puzzles, and a slot evicted there
- * means a subtree explored again. */
+ * means a subtree explored again.
+ * A set is known by its 128-bit key (the XOR of the SET_KEY of its members, random and fixed), not by
+ * its bitsets: two different sets share a key with probability 2^-128, nothing next to the hardware's
+ * own error rates, and an entry of 24 bytes rather than 232 keeps the table in the caches (15 MB ->
+ * 1.5 MB; the W11 puzzle of issue 23 under gB, one core: 281 -> 275 ms). */
 #define MEMO_SIZE (1 << 16)
 static struct {
-    uint64_t rlcs[W];
-    uint64_t grlcs[WG];
+    SetKey key;
     uint32_t gen;
     int16_t last;
     int16_t rem;
@@ -237,32 +251,31 @@ uint64_t sr_cache_tag(void) { return ++last_tag; }
 /* The slot of (set of rlcs, last rlc): `key` is the XOR of the SET_KEY of Z and of every rlc, kept up to
  * date as rlcs come and go (hashing the 28 words of the two bitsets at every node was about a fifth of
  * the g-whip searches' time: perf, the 1,504 searches of line 12301 at level 10). */
-static unsigned memo_slot(uint64_t key, int last)
+static unsigned memo_slot(SetKey key, int last)
 {
-    uint64_t h = (key ^ (uint64_t)(last + 1) * 0x9E3779B97F4A7C15ull) * 0xFF51AFD7ED558CCDull;
+    uint64_t h = (key.a ^ (uint64_t)(last + 1) * 0x9E3779B97F4A7C15ull) * 0xFF51AFD7ED558CCDull;
     return (unsigned)(h >> 48) & (MEMO_SIZE - 1);
 }
 
 /* Add rlc `i` (bit i of `bits`: the label rlcs, or the g-rlcs) to a partial chain's set, or take it out
- * again: the set and its hash `key` (SET_KEY[key_index] in it) change together, in one place. */
-static void flip_rlc(uint64_t *bits, uint64_t *key, int i, int key_index)
+ * again: the set and its key change together, in one place. */
+static void flip_rlc(uint64_t *bits, SetKey *key, int i, int key_index)
 {
     bits[i >> 6] ^= 1ull << (i & 63);
-    *key ^= SET_KEY[key_index];
+    key->a ^= SET_KEY[key_index].a;
+    key->b ^= SET_KEY[key_index].b;
 }
 
-/* 1 if (rlcs, grlcs, last) failed with at least `rem` cells left in this search. */
-static int memo_failed(unsigned slot, const uint64_t rlcs[W], const uint64_t grlcs[WG], int last, int rem)
+/* 1 if (the set of key `key`, last) failed with at least `rem` cells left in this search. */
+static int memo_failed(unsigned slot, SetKey key, int last, int rem)
 {
-    return memo[slot].gen == memo_gen && memo[slot].last == last && memo[slot].rem >= rem &&
-           !memcmp(memo[slot].rlcs, rlcs, sizeof memo[slot].rlcs) &&
-           !memcmp(memo[slot].grlcs, grlcs, sizeof memo[slot].grlcs);
+    return memo[slot].gen == memo_gen && memo[slot].key.a == key.a && memo[slot].key.b == key.b &&
+           memo[slot].last == last && memo[slot].rem >= rem;
 }
 
-static void memo_fail(unsigned slot, const uint64_t rlcs[W], const uint64_t grlcs[WG], int last, int rem)
+static void memo_fail(unsigned slot, SetKey key, int last, int rem)
 {
-    memcpy(memo[slot].rlcs, rlcs, sizeof memo[slot].rlcs);
-    memcpy(memo[slot].grlcs, grlcs, sizeof memo[slot].grlcs);
+    memo[slot].key = key;
     memo[slot].gen = memo_gen;
     memo[slot].last = (int16_t)last;
     memo[slot].rem = (int16_t)rem;
@@ -278,9 +291,9 @@ static void memo_start(void)
     }
 }
 
-/* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`; when `touched` is
- * not NULL, mark there the variables that lost a free member. */
-static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uint16_t free[NV], uint64_t *touched)
+/* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`; when `near` is
+ * not NULL, mark there the variables that lost a free member and are left with at most 1 (g: 3). */
+static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uint16_t free[NV], uint64_t *near, int g)
 {
     for (int w = 0; w < W; ++w) {
         uint64_t fresh = links[w] & c->present[w] & ~inc[w];
@@ -290,7 +303,7 @@ static void join_inc(const Cands *c, const uint64_t *links, uint64_t inc[W], uin
             for (int k = 0; k < 4; ++k) {
                 int v = VAR_OF[x][k];
                 free[v] &= (uint16_t)~POS_IN[x][k];
-                if (touched) touched[v >> 6] |= 1ull << (v & 63);
+                if (near && is_near(free[v], g)) near[v >> 6] |= 1ull << (v & 63);
             }
         }
     }
@@ -302,7 +315,7 @@ static void search_start(const Cands *c, int z, uint64_t inc[W], uint16_t free[N
 {
     memset(inc, 0, W * sizeof inc[0]);
     memcpy(free, c->live, NV * sizeof free[0]);
-    join_inc(c, LINK[z], inc, free, NULL);
+    join_inc(c, LINK[z], inc, free, NULL, 0);
 }
 
 /* The path of the partial chain being explored, copied out when it closes at cell `k` on `v`. */
@@ -373,7 +386,7 @@ typedef struct {
     uint64_t rlcs[W];     /* Z and the rlcs of the partial whip that are labels */
     uint64_t grlcs[WG];   /* its g-rlcs */
     uint64_t used[WV];    /* its variables */
-    uint64_t key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
+    SetKey key;           /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
     int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
     SrChain *chain;       /* where a whip found goes (NULL: nowhere) */
 } WhipSearch;
@@ -425,12 +438,12 @@ static int whip_child(WhipSearch *s, int last, int k, const uint64_t inc[W], con
 {
     if (k + 1 >= s->limit) return whip_closes(s, last, k, links, free);
     unsigned slot = memo_slot(s->key, last);
-    if (memo_failed(slot, s->rlcs, s->grlcs, last, s->limit - k)) return SR_NONE;
+    if (memo_failed(slot, s->key, last, s->limit - k)) return SR_NONE;
     uint64_t next[W];
     uint16_t next_free[NV];
     memcpy(next, inc, sizeof next);
     memcpy(next_free, free, sizeof next_free);
-    join_inc(s->c, links, next, next_free, NULL);
+    join_inc(s->c, links, next, next_free, NULL, 0);
     return whip_extend(s, last, k, next, next_free, slot);
 }
 
@@ -479,7 +492,7 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
     }
     if (k + 1 >= s->limit) { /* no room for another cell: only the root of a search at limit 1 (whip_child
                               * tests a last cell in place) */
-        memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
+        memo_fail(slot, s->key, last, s->limit - k);
         return SR_NONE;
     }
     const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
@@ -499,12 +512,10 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 found = whip_child(s, r, k + 1, inc, free, LINK[r]);
                 flip_rlc(s->rlcs, &s->key, r, r);
             }
-        } else /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
-            for (int jj = 0; jj < G_COUNT[v] && found == SR_NONE; ++jj) {
-                int gl = G_OF_VAR[v][jj];
-                unsigned mask = G_MASK[gl];
-                /* a left-linking candidate outside G; neither Z nor an rlc in G */
-                if (f & ~mask || !(lefts[j] & ~mask) || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
+        } else { /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
+            int gl = g_label_holding(v, f);
+            /* a left-linking candidate outside G; neither Z nor an rlc in G */
+            if (gl >= 0 && (lefts[j] & ~G_MASK[gl]) && !has(s->grlcs, gl) && !glabel_holds(v, gl, s->rlcs)) {
                 s->path_rlc[k] = (int16_t)(NL + gl);
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 ++s->n_g;
@@ -512,10 +523,11 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 --s->n_g;
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             }
+        }
         s->used[v >> 6] &= ~(1ull << (v & 63));
         if (found) return found;
     }
-    memo_fail(slot, s->rlcs, s->grlcs, last, s->limit - k);
+    memo_fail(slot, s->key, last, s->limit - k);
     return SR_NONE;
 }
 
@@ -568,7 +580,7 @@ typedef struct {
     uint64_t grlcs[WG]; /* the g-rlcs */
     uint64_t gvars[WV]; /* the variables of the g-rlcs */
     uint64_t decided[WV]; /* the variables of Z and of the label rlcs (disjoint: the rlcs are compatible) */
-    uint64_t key;       /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
+    SetKey key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
     int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
     SrChain *chain;
 } BraidSearch;
@@ -579,24 +591,24 @@ static void flip_decided(BraidSearch *s, int x)
     for (int k = 0; k < 4; ++k) s->decided[VAR_OF[x][k] >> 6] ^= 1ull << (VAR_OF[x][k] & 63);
 }
 
-static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
                         unsigned slot, int bound);
 
 /* The partial braid of length k + 1 whose newest rlc, already in s, has `links` (its links, or a g-rlc's
  * g-links), its parent's propagation contradicting by round `bound`: braid_extend from it unless the
  * cache knows it failed with as many cells left. */
-static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
                        const uint64_t *links, int bound)
 {
     unsigned slot = memo_slot(s->key, -1);
-    if (memo_failed(slot, s->rlcs, s->grlcs, -1, s->limit - (k + 1))) return SR_NONE;
-    uint64_t next[W], next_touched[WV];
+    if (memo_failed(slot, s->key, -1, s->limit - (k + 1))) return SR_NONE;
+    uint64_t next[W], next_near[WV];
     uint16_t next_free[NV];
     memcpy(next, inc, sizeof next);
     memcpy(next_free, free, sizeof next_free);
-    memcpy(next_touched, touched, sizeof next_touched);
-    join_inc(s->c, links, next, next_free, next_touched);
-    return braid_extend(s, k + 1, next, next_free, next_touched, slot, bound);
+    memcpy(next_near, near, sizeof next_near);
+    join_inc(s->c, links, next, next_free, next_near, s->g);
+    return braid_extend(s, k + 1, next, next_free, next_near, slot, bound);
 }
 
 static int is_gvar(const BraidSearch *s, int v) { return (int)(s->gvars[v >> 6] >> (v & 63) & 1u); }
@@ -628,22 +640,23 @@ static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[
  * - a set that fails it is cached like any other failure.
  * (The old test, a whole sr_propagate before each child: line 14 of SHC's BxB sample at p <= 9
  * 5.87 -> 2.42 s with the first two, then see docs/engine.md.) */
-static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t touched[WV],
+static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
                         unsigned slot, int bound)
 {
     int t = tick(s->ctl);
     if (t) return t;
     const Cands *c = s->c;
-    const int cap = s->g ? 3 : 1; /* most free candidates that can still make an rlc */
     const int rem = s->limit - k;  /* cells left, the closing one included */
     int16_t vars[NV];
     int n_vars = 0, round1 = 0;
     Prop p; /* filled only as far as the test needs it */
     p.n_frontier = p.n_g_frontier = 0;
     memset(p.newly, 0, sizeof p.newly);
-    /* the variables with a member in inc (a left-linking candidate), but those of Z and the rlcs */
+    /* the variables with a member in inc (a left-linking candidate) and at most 1 (g: 3) free members,
+     * the only ones that close, force or give an rlc (`near`, kept by join_inc: scanning every variable
+     * with a member in inc was a third of a node's time), but those of Z and the rlcs */
     for (int w = 0; w < WV; ++w)
-        for (uint64_t open = touched[w] & ~s->decided[w]; open; open &= open - 1) {
+        for (uint64_t open = near[w] & ~s->decided[w]; open; open &= open - 1) {
         int v = 64 * w + CTZ64(open);
         unsigned f = free[v];
         if (f == 0) { /* every member linked to Z or an rlc: a braid */
@@ -662,13 +675,11 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
                 p.frontier[p.n_frontier++] = (uint16_t)x;
             }
         } else if (s->g && ((rest & (rest - 1)) & ((rest & (rest - 1)) - 1)) == 0) { /* 2 or 3 */
-            for (int j = 0; j < G_COUNT[v]; ++j) {
-                int gl = G_OF_VAR[v][j];
-                if (!(f & ~G_MASK[gl]) && !has(s->grlcs, gl)) p.g_frontier[p.n_g_frontier++] = (uint16_t)gl;
-            }
+            int gl = g_label_holding(v, f);
+            if (gl >= 0 && !has(s->grlcs, gl)) p.g_frontier[p.n_g_frontier++] = (uint16_t)gl;
         } else
             continue;
-        if (k + 1 < s->limit && !is_gvar(s, v) && count_upto(f, cap) <= cap) vars[n_vars++] = (int16_t)v;
+        if (k + 1 < s->limit && !is_gvar(s, v)) vars[n_vars++] = (int16_t)v;
         }
     if (bound > rem) { /* the lean test, from round 2 */
         if (!round1 && rem >= 2) {
@@ -684,7 +695,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         } else
             bound = round1;
         if (bound == 0) {
-            memo_fail(slot, s->rlcs, s->grlcs, -1, rem);
+            memo_fail(slot, s->key, -1, rem);
             return SR_NONE;
         }
     }
@@ -697,31 +708,29 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             s->path_rlc[k] = (int16_t)r;
             flip_rlc(s->rlcs, &s->key, r, r);
             flip_decided(s, r);
-            found = braid_child(s, k, inc, free, touched, LINK[r], bound);
+            found = braid_child(s, k, inc, free, near, LINK[r], bound);
             flip_decided(s, r);
             flip_rlc(s->rlcs, &s->key, r, r);
-        } else /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
-            for (int jj = 0; jj < G_COUNT[v] && found == SR_NONE; ++jj) {
-                int gl = G_OF_VAR[v][jj];
-                unsigned mask = G_MASK[gl];
-                if (f & ~mask || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
-                if (s->strict && !(c->live[v] & ~mask)) continue; /* no left-linking candidate outside G */
-                /* Its twin (the same three labels, another variable) already an rlc: this cell would add
-                 * no link, and a g-braid using it is a longer one without it: never needed, and the
-                 * search took both orders of every such pair (W11 puzzle of issue 23, gB: see
-                 * docs/engine.md). */
-                if (has(s->grlcs, G_TWIN[gl])) continue;
-                if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
-                s->path_rlc[k] = (int16_t)(NL + gl);
-                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
-                s->gvars[v >> 6] |= 1ull << (v & 63);
-                found = braid_child(s, k, inc, free, touched, GLINK[gl], bound);
-                s->gvars[v >> 6] &= ~(1ull << (v & 63));
-                flip_rlc(s->grlcs, &s->key, gl, NL + gl);
-            }
+        } else { /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
+            int gl = g_label_holding(v, f);
+            if (gl < 0 || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
+            if (s->strict && !(c->live[v] & ~G_MASK[gl])) continue; /* no left-linking candidate outside G */
+            /* Its twin (the same three labels, another variable) already an rlc: this cell would add
+             * no link, and a g-braid using it is a longer one without it: never needed, and the
+             * search took both orders of every such pair (W11 puzzle of issue 23, gB: see
+             * docs/engine.md). */
+            if (has(s->grlcs, G_TWIN[gl])) continue;
+            if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
+            s->path_rlc[k] = (int16_t)(NL + gl);
+            flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+            s->gvars[v >> 6] |= 1ull << (v & 63);
+            found = braid_child(s, k, inc, free, near, GLINK[gl], bound);
+            s->gvars[v >> 6] &= ~(1ull << (v & 63));
+            flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+        }
         if (found) return found;
     }
-    memo_fail(slot, s->rlcs, s->grlcs, -1, rem);
+    memo_fail(slot, s->key, -1, rem);
     return SR_NONE;
 }
 
@@ -733,7 +742,7 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     flip_decided(&s, z);
     int bound = sr_propagate(c, s.rlcs, s.grlcs, g, s.limit); /* the root's lean test */
     if (bound == 0) return SR_NONE;
-    uint64_t inc[W], touched[WV] = {0};
+    uint64_t inc[W], near[WV] = {0};
     uint16_t free[NV];
     /* A partial braid's future depends only on its set of rlcs with Z (inc, free and the decided
      * variables are theirs, whichever is the target), so failures carry over to other targets'
@@ -744,8 +753,8 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     }
     search_start(c, z, inc, free);
     for (int v = 0; v < NV; ++v)
-        if (free[v] != c->live[v]) touched[v >> 6] |= 1ull << (v & 63);
-    return braid_extend(&s, 0, inc, free, touched, memo_slot(s.key, -1), bound);
+        if (free[v] != c->live[v] && is_near(free[v], g)) near[v >> 6] |= 1ull << (v & 63);
+    return braid_extend(&s, 0, inc, free, near, memo_slot(s.key, -1), bound);
 }
 
 /* ---- special chains: one chain of a given length on a target, found and returned ---------------
