@@ -1,21 +1,28 @@
-"""``--theory default`` beside SudoRules' default configuration, on the same cb-001 puzzles, side by side.
+"""``--theory default`` (or ``W``) beside SudoRules' same configuration, on the same cb-001 puzzles, side by side.
 
 For each published W level, draws ``--per-level`` puzzles of ../shared/oracle/cb-001 (``--seed``) and
-solves each with our ``default`` theory (Subsets, finned fish, bivalue-chains, z-chains, t-whips,
-whips: SudoRules' default configuration, label W+SFin) in this process pinned to one core, while
-SudoRules 20.1 solves it in one persistent CLIPS process pinned to the other core (its stock
-configuration file, only the installation path set).  Prints, per puzzle, both ratings (rating type
-and MOST COMPLEX RULE TRIED) and CPU seconds (ours: ``process_time`` around the core's uniqueness check
-and the solve; SudoRules: user + system CPU of the CLIPS process across its ``(solve ...)``, from
-/proc), then per level the medians.
+solves each with our ``--theory`` in this process pinned to one core, while SudoRules 20.1 solves it
+in one persistent CLIPS process pinned to the other core, configured alike:
+
+- ``--theory default`` (the default): Subsets, finned fish, bivalue-chains, z-chains, t-whips, whips,
+  label W+SFin; SudoRules: its stock configuration file, only the installation path set.
+- ``--theory W``: Singles + whips, label W; SudoRules: the stock file with Subsets, FinnedFish,
+  Bivalue-Chains, z-Chains and t-Whips commented out (whips kept), the W configuration of
+  ../shared/oracle/cb-001-sudorules.
+
+Prints, per puzzle, both ratings (rating type and MOST COMPLEX RULE TRIED) and CPU seconds (ours:
+``process_time`` around the core's uniqueness check and the solve; SudoRules: user + system CPU of the
+CLIPS process across its ``(solve ...)``, from /proc), then per level the medians.
 
     PYTHONPATH=. python benchmarks/bench_default.py --per-level 10 --levels 0-6 \\
+        --csp-rules /tmp/srun/CSP-Rules-V2.1 --clips /tmp/clips/clips
+    PYTHONPATH=. python benchmarks/bench_default.py --theory W --per-level 8 --levels 7-9 \\
         --csp-rules /tmp/srun/CSP-Rules-V2.1 --clips /tmp/clips/clips
 
 ``--csp-rules``: a checkout of denis-berthier/CSP-Rules-V2.1 (``fetch`` it, extract it); ``--clips``: the
 CLIPS 6.4.3 binary built from its ``CLIPS/core-64`` sources (``make`` in a copy of that folder, in
 /tmp; never committed).  The configuration file is copied to a temporary folder with its installation
-path set; nothing of SudoRules is written into the project.
+path set (and, for ``W``, the rules switched off); nothing of SudoRules is written into the project.
 """
 
 from __future__ import annotations
@@ -38,15 +45,26 @@ ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "
 _RESULT = re.compile(r"PUZZLE \S+ (IS SOLVED|IS NOT SOLVED|HAS NO SOLUTION)"
                      r"(?:\. rating-type = ([^,]+), MOST COMPLEX RULE TRIED = (\S+))?")
 SENTINEL = "@@sudorules-bench-done@@"
+# The rule families to comment out of SudoRules' stock configuration for each of our theories: the
+# stock file is SudoRules' default (= ours); W keeps only whips (Singles and whips[1] are always on),
+# as ../shared/oracle/cb-001-sudorules was run.
+SWITCHED_OFF = {"default": (), "W": ("Subsets", "FinnedFish", "Bivalue-Chains", "z-Chains", "t-Whips")}
 
 
 class SudoRules:
-    """One CLIPS process with SudoRules' configuration loaded, pinned to ``cpu``."""
+    """One CLIPS process with SudoRules' configuration for ``theory`` loaded, pinned to ``cpu``."""
 
-    def __init__(self, csp_rules: Path, clips: Path, cpu: int):
+    def __init__(self, csp_rules: Path, clips: Path, cpu: int, theory: str = "default"):
         config = (csp_rules / "SudoRules-V20.1-config.clp").read_text(encoding="utf-8", errors="replace")
         config = re.sub(r'\(defglobal \?\*CSP-Rules\* = "[^"]*"\)',
                         f'(defglobal ?*CSP-Rules* = "{csp_rules.absolute().parent}/")', config, count=1)
+        for family in SWITCHED_OFF[theory]:
+            # only the active line of the standard config (leading space, nothing after); the file's
+            # other mentions are already comments.  Exactly one, else another file would keep the rule on
+            config, found = re.subn(rf"^ \(bind \?\*{re.escape(family)}\* TRUE\)$", r";\g<0>", config,
+                                    flags=re.MULTILINE)
+            if found != 1:
+                raise ValueError(f"{found} active lines (bind ?*{family}* TRUE) in the configuration, expected 1")
         self.folder = tempfile.TemporaryDirectory(prefix="sudorules-config-")
         path = Path(self.folder.name) / "config.clp"
         path.write_text(config, encoding="utf-8")
@@ -97,6 +115,8 @@ class SudoRules:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--theory", choices=sorted(SWITCHED_OFF), default="default",
+                        help="our theory, and SudoRules configured alike (default: default)")
     parser.add_argument("--per-level", type=int, default=10)
     parser.add_argument("--levels", default="0-6", help="published W levels, e.g. 0-6")
     parser.add_argument("--seed", type=int, default=25)
@@ -111,10 +131,10 @@ def main() -> None:
     published = [int(v) for v in (ORACLE / "W-ratings.txt").read_text().split()]
     rng = random.Random(args.seed)
     solver = Solver()
-    solver.engine("default")  # rules loaded before timing (SudoRules loads its own at start too)
-    sudorules = SudoRules(args.csp_rules, args.clips, args.sudorules_cpu)
-    print(f"cb-001, {args.per_level} puzzles per published W level {low}-{high}, seed {args.seed}; ours on CPU "
-          f"{args.our_cpu}, SudoRules on CPU {args.sudorules_cpu}; CPU seconds", flush=True)
+    solver.engine(args.theory)  # rules loaded before timing (SudoRules loads its own at start too)
+    sudorules = SudoRules(args.csp_rules, args.clips, args.sudorules_cpu, args.theory)
+    print(f"cb-001, theory {args.theory}, {args.per_level} puzzles per published W level {low}-{high}, seed "
+          f"{args.seed}; ours on CPU {args.our_cpu}, SudoRules on CPU {args.sudorules_cpu}; CPU seconds", flush=True)
     print("line   W  ours (rating type, MOST COMPLEX)  SudoRules                  ours s   SudoRules s", flush=True)
     per_level: dict[int, list[tuple[float, float]]] = {}
     equal = total = 0
@@ -124,7 +144,7 @@ def main() -> None:
             for i in sorted(rng.sample(rows, min(args.per_level, len(rows)))):
                 before = sudorules.start(lines[i])
                 start = time.process_time()
-                resolution = solver.solve(lines[i], "default", solution=unique_solution(lines[i]))
+                resolution = solver.solve(lines[i], args.theory, solution=unique_solution(lines[i]))
                 ours_seconds = time.process_time() - start
                 ours = (f"{rating_type(resolution.theory)}, {most_complex_rule(resolution)}" if resolution.solved
                         else str(resolution.status))
