@@ -818,7 +818,10 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         if (k + 1 < s->limit && !is_gvar(s, v)) vars[n_vars++] = (int16_t)v;
         }
     Round *rounds = NULL; /* this node's rounds, when its children are tested by child_may_pass */
-    if (bound > rem) { /* the lean test, from round 2 */
+    /* The lean test, from round 2: needed when the parent's bound is past the cells left; computed
+     * too when it is exactly the cells left, so that the children, which need a round less, are tested
+     * from this node's rounds rather than built */
+    if (bound > rem || (bound == rem && rem <= DELTA_MAX && n_vars)) {
         if (!round1 && rem >= 2) {
             /* round 1's state: removed inc, assumed the rlcs and the labels forced (g-labels assumed) */
             memcpy(p.live, free, sizeof p.live);
