@@ -91,21 +91,28 @@ def _objects_problems(state: ResolutionState, chain: Iterable[ChainCell]) -> lis
     return []
 
 
+def _regular_chain_problems(state: ResolutionState, step: Step, target: Candidate,
+                            variables: list[CspVariable]) -> list[str]:
+    """What every chain line must hold whatever its family: the printed length is its number of
+    variables, the target is a candidate, no variable is used twice."""
+    problems: list[str] = []
+    if len(variables) != step.level:
+        problems.append(f"length {step.level} printed but {len(variables)} CSP variables")
+    if not state.is_candidate(target):
+        problems.append(f"target {target} is not a candidate")
+    if len(set(variables)) != len(variables):
+        problems.append("a CSP variable is used twice")
+    return problems
+
+
 def check_chain_target(state: ResolutionState, step: Step, target: Candidate, braid: bool,
                        g: bool = False) -> list[str]:
     """Problems with one target of a whip (``braid=False``) or braid, in ``state`` before the step;
     with ``g``, of a g-whip (g-braid): a right-linking object may be a g-candidate of its variable
     (SPEC §4.5), and "linked" to it means linked to each of its three labels."""
-    problems: list[str] = []
     chain = step.chain
-    n = len(chain)
-    if n != step.level:
-        problems.append(f"length {step.level} printed but {n} CSP variables")
-    if not state.is_candidate(target):
-        problems.append(f"target {target} is not a candidate")
     variables = [cell.variable for cell in chain]
-    if len(set(variables)) != n:
-        problems.append("a CSP variable is used twice")
+    problems = _regular_chain_problems(state, step, target, variables)
     lefts = [c.left for c in chain]
     if not g and any(isinstance(c.right, GCandidate) for c in chain):
         problems.append("a g-candidate in a chain that is no g-chain")
@@ -282,17 +289,11 @@ def check_special_chain_target(state: ResolutionState, step: Step, target: Candi
 
     Each makes the target false: if it were true, the cells would force R_1, R_2, ... in turn and the
     last one would contradict it (R_n linked to it) or leave V_n empty."""
-    problems: list[str] = []
     chain = step.chain
     n = len(chain)
     family = kind.rsplit("-", 1)[0] if typed_rule(kind) else kind
-    if n != step.level:
-        problems.append(f"length {step.level} printed but {n} CSP variables")
-    if not state.is_candidate(target):
-        problems.append(f"target {target} is not a candidate")
     variables = [cell.variable for cell in chain]
-    if len(set(variables)) != n:
-        problems.append("a CSP variable is used twice")
+    problems = _regular_chain_problems(state, step, target, variables)
     vtype = typed_rule(kind)
     if vtype and any(v.kind != vtype for v in variables):
         problems.append(f"a variable of {kind} is not of type {vtype}")
