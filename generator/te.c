@@ -286,21 +286,37 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
 {
     int limit = T->p ? T->p : T->w1;
     if (g->n_values == 81) return TE_SOLVED;
+    /* Per target, the longest search that failed on the state as it is now (state `version`: one more
+     * at each elimination), as 2 * length + 1 for a g-braid one, 2 * length for a braid one: such a target fails every search of that
+     * length or less (of braids, or of g-braids when that one was), and is not searched again until
+     * the state changes.  A pass that eliminates something is followed by another at the same length
+     * (or from length 1 for a path): its targets after the last elimination were already searched on
+     * the state it leaves (the W11 puzzle of issue 23 under gB: the second g-braid pass at length 9,
+     * 20 ms of its 150, had done the targets after its one elimination). */
+    int16_t failed_q[NL];
+    uint32_t failed_in[NL], version = 1;
+    memset(failed_in, 0, sizeof failed_in);
     for (int q = start_q, with_g = 0; q <= limit;) {
         int changed = 0;
         te->ctl.cache_tag = sr_cache_tag();
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;
+            if (failed_in[x] == version && failed_q[x] >> 1 >= q && (failed_q[x] & 1) >= with_g) continue;
             SrChain ch;
             ++te->searches;
             int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
             if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
-            if (r != SR_FOUND) continue;
+            if (r != SR_FOUND) {
+                failed_in[x] = version;
+                failed_q[x] = (int16_t)(2 * q + with_g);
+                continue;
+            }
             if (trace_chain(te, &g->c, depth, x, &ch) < 0) return TE_NOMEMORY;
             if (maxq && *maxq < q) *maxq = q;
             int s = eliminate(te, g, x, depth);
             if (s != TE_QUIET) return s;
             changed = 1;
+            ++version;
             te->ctl.cache_tag = sr_cache_tag(); /* new candidates: the failures no longer hold */
         }
         if (changed) /* simplest first again for a path; without one, on at the same length */
