@@ -281,7 +281,22 @@ static int target(const Te *te, const Grid *g, int x, int depth)
  * length q - 1 was stuck; the searches of length q find the shorter chains too).  That saves the
  * passes of every shorter length after each elimination: cb-001, 100 puzzles a gB level, one core, gB
  * 8-22 % less CPU at gB 4-9; the W11 puzzle of issue 23 under gB 281 -> 253 ms; 22 BxB examples
- * (engine alone) 7.0 -> 6.35 s.  A path keeps the simplest-first order SPEC §5.3 prints. */
+ * (engine alone) 7.0 -> 6.35 s.  A path keeps the simplest-first order SPEC §5.3 prints.
+ *
+ * A search that visits TE_SEARCH_CAP nodes (te->search_cap when set) without an answer is put off: the
+ * pass goes on without it, and a length is left only once a pass has changed nothing and put off
+ * nothing, the cap growing 4x at each pass of put-off searches alone (back to its first value when the
+ * state changes); a braid pass of gB leaves its put-off targets to the g-braid pass of the same
+ * length, which searches them again.  So every length is still closed in full before the next, and
+ * the outcome does not depend on the cap (tests/test_te.py runs with a cap of a few nodes); what
+ * changes is that one search on a state about to shrink cannot hold up the rest: Magictour top1465
+ * #113 (W16; SHC: B = 14 in 4 s) had its pass at length 14 eliminate five targets, then search the
+ * sixth without end (over 300 s, a 2-million-entry cache did not help); put off after 20,000 nodes,
+ * the passes after it solve the puzzle: B = 14 in 0.21 s.  The cap costs at most a third more on a
+ * search that has to be made in full; 5,000 made that puzzle's gB 1.55 -> 2.06 s, 80,000 its B 0.87 s. */
+#ifndef TE_SEARCH_CAP
+#define TE_SEARCH_CAP 20000L
+#endif
 static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start_q, int *maxq)
 {
     int limit = T->p ? T->p : T->w1;
@@ -296,15 +311,27 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
     int16_t failed_q[NL];
     uint32_t failed_in[NL], version = 1;
     memset(failed_in, 0, sizeof failed_in);
+    const long first_cap = te->search_cap > 0 ? te->search_cap : TE_SEARCH_CAP;
+    long cap = first_cap; /* the nodes a search may visit before it is put off (above) */
     for (int q = start_q, with_g = 0; q <= limit;) {
-        int changed = 0;
+        int changed = 0, put_off = 0;
         te->ctl.cache_tag = sr_cache_tag();
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;
             if (failed_in[x] == version && failed_q[x] >> 1 >= q && (failed_q[x] & 1) >= with_g) continue;
             SrChain ch;
             ++te->searches;
+            const long outer = te->ctl.budget, allowed = cap < outer ? cap : outer;
+            te->ctl.budget = allowed;
             int r = sr_braid(&g->c, x, with_g, 1, q, &te->ctl, te->trace ? &ch : NULL);
+            if (r != SR_STOPPED) { /* the caller's budget, less what this search used */
+                const long used = allowed - (te->ctl.budget > 0 ? te->ctl.budget : 0);
+                te->ctl.budget = outer == LONG_MAX ? LONG_MAX : outer - used;
+                if (r == SR_BUDGET && allowed < outer) {
+                    put_off = 1;
+                    continue;
+                }
+            }
             if (r == SR_STOPPED || r == SR_BUDGET) return TE_STOPPED;
             if (r != SR_FOUND) {
                 failed_in[x] = version;
@@ -320,11 +347,13 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
             te->ctl.cache_tag = sr_cache_tag(); /* new candidates: the failures no longer hold */
         }
         if (changed) /* simplest first again for a path; without one, on at the same length */
-            q = te->trace ? 1 : q, with_g = 0;
-        else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1 */
-            with_g = 1;
+            q = te->trace ? 1 : q, with_g = 0, cap = first_cap;
+        else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1; the g-braid pass */
+            with_g = 1;                     /* searches again, as g-braids, what this one put off */
+        else if (put_off) /* the length is closed only once they are searched in full */
+            cap = cap > LONG_MAX / 4 ? LONG_MAX : 4 * cap;
         else
-            ++q, with_g = 0;
+            ++q, with_g = 0, cap = first_cap;
     }
     return TE_QUIET;
 }

@@ -64,6 +64,8 @@ typedef struct {
     const uint64_t *solution;  /* the labels of the puzzle's unique solution, or NULL: at depth 0 they are
                                 * never tried as targets or hypotheses (no sound rule eliminates one) */
     TeTrace *trace;            /* NULL: no path recorded */
+    long search_cap;           /* the nodes a braid search of a closure may visit before it is put off
+                                * (te.c close_theory); 0: TE_SEARCH_CAP */
     long hypotheses;           /* statistics: contexts opened, searches run */
     long searches;
     long by_depth[4]; /* hypotheses made by contexts of depth 0..3 */

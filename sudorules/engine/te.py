@@ -116,9 +116,13 @@ BEYOND = {1: Status.BEYOND_TE1, 2: Status.BEYOND_TE2, 3: Status.BEYOND_TE3}
 
 def _run(puzzle: Puzzle, task: str, *, g: bool = False, depth_limit: int = MAX_DEPTH, length_limit: int = 36,
          solution: Optional[Sequence[int]] = None, time_limit: Optional[float] = None, trace: bool = False,
-         state: bool = False) -> dict:
+         state: bool = False, search_cap: int = 0) -> dict:
+    """One call of the engine.  ``search_cap``: the nodes a braid search may visit before the closure
+    puts it off (te.c close_theory; 0 for the engine's own), for the tests that check the outcome does
+    not depend on it."""
     return _trial.te_run(puzzle.masks(), task, g, depth_limit, length_limit,
-                         None if solution is None else "".join(map(str, solution)), time_limit, trace, state)
+                         None if solution is None else "".join(map(str, solution)), time_limit, trace, state,
+                         search_cap)
 
 
 def _stopped(answer: dict) -> Optional[Status]:
