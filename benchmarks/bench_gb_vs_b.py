@@ -4,7 +4,8 @@ Issue 23 asks for gB at most 3x B at every gB level and on every W10+ puzzle.  E
 by ``te.rate_braids`` with and without g-braids (its unique solution given, as ``rate`` does), in one
 process, ``--rounds`` times; the CPU seconds (process time) of each rating are summed per level.  Up
 to ``--per-level`` puzzles a level, the first ones of the file.  The hard puzzles: the W11 puzzle of
-issue 23 and cb-001 lines 12301 and 7462, one by one.
+issue 23 and cb-001 lines 12301 and 7462, one by one; then published W10+ puzzles (Magictour top1465
+and others of SudoRules' examples), each rating once, with a time limit.
 
     PYTHONPATH=. python benchmarks/bench_gb_vs_b.py --per-level 400 --rounds 2
 """
@@ -23,6 +24,18 @@ from sudorules.engine.solver import unique_solution
 CB001 = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
 HARD = {"W11 of issue 23": "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."}
 HARD_LINES = (12301, 7462)
+#: W10+ puzzles of D. Berthier's published SudoRules examples (CSP-Rules-Examples, Sudoku-a; the names
+#: are theirs: W, gW, B, gB as SudoRules found them), rated with --hard-limit seconds at most each
+PUBLISHED = {
+    "top1465 #1 (W10)": "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+    "top1465 #29 (W12)": "..1.....7...89..........6..26..3.......5...749...........1.4.5.83.............2..",
+    "top1465 #89 (B12, no W)": "...3..5...5..1..3...7..4..12.....4...6..9......1..6..28..7..2...9..8..5...5..9..7",
+    "top1465 #7 (W16)": ".4..1.2.......9.7..1..........43.6..8......5....2.....7.5..8......6..3..9........",
+    "top1465 #113 (W16)": "5..2..3......8..9...2..4..66..1..9...1.....4...7..3..87..3..4...9..7..2...5..6..9",
+    "top1465 #182 (W22)": "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3",
+    "ObiWahn+Tarek #426 (W17)": "6..5......1...3.8...2.7.9....3..5.......9.1..7..4....25....27...8.....1...46....3",
+    "Mauricio (W31, B19, gB11)": ".....1..2....3..4...52..1....36...1..2..7...89....57....9..7....8.9....43...4..8.",
+}
 
 
 def _times(puzzles: list, rounds: int) -> tuple[float, float]:
@@ -41,6 +54,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-level", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--hard-limit", type=float, default=60.0, metavar="SECONDS",
+                        help="time limit of each rating of the published W10+ puzzles (default 60)")
     args = parser.parse_args()
     lines = [line.split()[0] for line in (CB001 / "puzzles.txt").read_text().splitlines()]
     levels = [int(line.split()[0]) for line in (CB001 / "gB-ratings.txt").read_text().splitlines()]
@@ -58,6 +73,18 @@ def main() -> None:
         puzzle = sudorules.parse_puzzle(text)
         b, gb = _times([(puzzle, unique_solution(puzzle))], args.rounds)
         print(f"| {name} | 1 | {b:.3f} | {gb:.3f} | {gb / b:.2f}x |")
+    print("\n| published puzzle | B | B CPU s | gB | gB CPU s | gB / B |\n|---|---|---|---|---|---|")
+    for name, text in PUBLISHED.items():
+        puzzle = sudorules.parse_puzzle(text)
+        solution = unique_solution(puzzle)
+        cells = []
+        for g in (False, True):
+            started = time.process_time()
+            rating = te.rate_braids(puzzle, g=g, solution=solution, time_limit=args.hard_limit)
+            cells.append((rating.value if rating.value is not None else rating.status.value,
+                          time.process_time() - started))
+        ratio = f"{cells[1][1] / cells[0][1]:.1f}x" if cells[0][1] > 0 else "-"
+        print(f"| {name} | {cells[0][0]} | {cells[0][1]:.3f} | {cells[1][0]} | {cells[1][1]:.3f} | {ratio} |")
 
 
 if __name__ == "__main__":
