@@ -302,12 +302,13 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
     int limit = T->p ? T->p : T->w1;
     if (g->n_values == 81) return TE_SOLVED;
     /* Per target, the longest search that failed on the state as it is now (state `version`: one more
-     * at each elimination), as 2 * length + 1 for a g-braid one, 2 * length for a braid one: such a target fails every search of that
-     * length or less (of braids, or of g-braids when that one was), and is not searched again until
-     * the state changes.  A pass that eliminates something is followed by another at the same length
-     * (or from length 1 for a path): its targets after the last elimination were already searched on
-     * the state it leaves (the W11 puzzle of issue 23 under gB: the second g-braid pass at length 9,
-     * 20 ms of its 150, had done the targets after its one elimination). */
+     * at each elimination), as 2 * length + 1 for a g-braid one, 2 * length for a braid one: such a
+     * target fails every search of that length or less (of braids, or of g-braids when that one was),
+     * and is not searched again until the state changes.  A pass that eliminates something is
+     * followed by another at the same length (or from length 1 for a path): its targets after the last
+     * elimination were already searched on the state it leaves (the W11 puzzle of issue 23 under gB:
+     * the second g-braid pass at length 9, 20 ms of its 150, had done the targets after its one
+     * elimination). */
     int16_t failed_q[NL];
     uint32_t failed_in[NL], version = 1;
     memset(failed_in, 0, sizeof failed_in);
@@ -348,8 +349,9 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
         }
         if (changed) /* simplest first again for a path; without one, on at the same length */
             q = te->trace ? 1 : q, with_g = 0, cap = first_cap;
-        else if (T->g && !with_g && q >= 2) /* gB1 = B1: no g-braid of length 1; the g-braid pass */
-            with_g = 1;                     /* searches again, as g-braids, what this one put off */
+        else if (T->g && !with_g && q >= 2 && !(put_off && te->trace)) /* gB1 = B1: no g-braid of */
+            with_g = 1; /* length 1.  Without a path, the g-braid pass searches again what this one put
+                         * off (a path prints the braids of a length before its g-braids: SPEC §5.3) */
         else if (put_off) /* the length is closed only once they are searched in full */
             cap = cap > LONG_MAX / 4 ? LONG_MAX : 4 * cap;
         else

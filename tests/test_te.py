@@ -138,6 +138,20 @@ def test_searches_put_off_change_no_value(cap):
         assert searches[1] > searches[0]
 
 
+def test_a_path_with_searches_put_off_verifies():
+    """A path (a trace) with nearly every braid search of its contexts put off and taken up again: the
+    same BxB value, and every step re-verifies down to the solution."""
+    puzzle = _puzzle(SHC_SAMPLE[6][0])
+    solution = _solution(puzzle)
+    answer = te._run(puzzle, "path-BxB", solution=solution, trace=True, state=True, search_cap=1)
+    assert (answer["outcome"], answer["value"]) == ("solved", SHC_SAMPLE[6][2])
+    assert answer["searches"] > te._run(puzzle, "path-BxB", solution=solution)["searches"]  # some put off
+    steps = te.decode_trace(*answer["trace"])
+    report = replay(puzzle, steps, solution)
+    assert report.ok, report.problems[:1]
+    assert report.state.is_solved()
+
+
 def test_braid_ratings_beyond_t_and_e_1():
     """A T&E(2) puzzle has no B: told at once (beyond-te1), with the reason."""
     puzzle = _puzzle(SHC_SAMPLE[3][0])
