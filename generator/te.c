@@ -316,6 +316,7 @@ static int close_theory(Te *te, Grid *g, const TeTheory *T, int depth, int start
     long cap = first_cap; /* the nodes a search may visit before it is put off (above) */
     for (int q = start_q, with_g = 0; q <= limit;) {
         int changed = 0, put_off = 0;
+        if (depth == 0 && T->p) te->closing = q; /* every length below q closed: q - 1 does not solve it */
         te->ctl.cache_tag = sr_cache_tag();
         for (int x = 0; x < NL; ++x) {
             if (!target(te, g, x, depth)) continue;

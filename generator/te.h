@@ -69,6 +69,8 @@ typedef struct {
     long hypotheses;           /* statistics: contexts opened, searches run */
     long searches;
     long by_depth[4]; /* hypotheses made by contexts of depth 0..3 */
+    int closing;      /* the length whose braid closure at depth 0 is under way (0: none yet): when a
+                       * rating stops, the braids shorter than it are known not to solve the puzzle */
 } Te;
 
 /* The state of a puzzle given by its cells' candidate masks (bit d-1 for digit d; a cell with one

@@ -534,7 +534,8 @@ fail:
  * The dict: "outcome" (quiet / solved / contradiction / stopped / no-memory / timeout / interrupted),
  * "depth", "value" (-1 where not computed or not reached), "hypotheses", "searches", "values" (81
  * digits, 0 undecided, of the final state) and "masks" (its 81 cell masks: a value's digit or the
- * candidates) when `state` is true (None otherwise), and "trace" ((events, chains)) when asked.
+ * candidates) when `state` is true (None otherwise), "trace" ((events, chains)) when asked, and
+ * "closing": the braid length whose closure at depth 0 was under way last (te.h), or 0.
  * search_cap > 0 replaces TE_SEARCH_CAP (te.c close_theory), for tests: no outcome depends on it. */
 static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -631,11 +632,11 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
         Py_DECREF(masks_out);
         return NULL;
     }
-    return Py_BuildValue("{s:s,s:i,s:i,s:l,s:l,s:N,s:N,s:N,s:i,s:i,s:(llll)}", "outcome", outcome, "depth", depth,
-                         "value", value, "hypotheses", te.hypotheses, "searches", te.searches, "values", digits,
-                         "masks", masks_out,
+    return Py_BuildValue("{s:s,s:i,s:i,s:l,s:l,s:N,s:N,s:N,s:i,s:i,s:(llll),s:i}", "outcome", outcome, "depth",
+                         depth, "value", value, "hypotheses", te.hypotheses, "searches", te.searches, "values",
+                         digits, "masks", masks_out,
                          "trace", trace_obj, "contradiction", g.contra, "trace_failed", trace.failed, "by_depth",
-                         te.by_depth[0], te.by_depth[1], te.by_depth[2], te.by_depth[3]);
+                         te.by_depth[0], te.by_depth[1], te.by_depth[2], te.by_depth[3], "closing", te.closing);
 }
 
 static PyMethodDef methods[] = {

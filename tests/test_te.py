@@ -138,6 +138,28 @@ def test_searches_put_off_change_no_value(cap):
         assert searches[1] > searches[0]
 
 
+#: Magictour top1465 #182 (W22): B = 16 in a tenth of a second, its gB not found in minutes (its
+#: g-braid pass at length 13 searches millions of partial g-braids: docs/engine.md)
+TOP1465_182 = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"
+
+
+def test_a_stopped_rating_tells_the_lengths_that_do_not_solve_it():
+    """A B or gB rating stopped by its time limit says which lengths were closed without solving the
+    puzzle: a lower bound, checked by rating with that many cells at most (not solved), and no more
+    than B, which bounds gB from above."""
+    puzzle = _puzzle(TOP1465_182)
+    solution = _solution(puzzle)
+    b = te.rate_braids(puzzle, solution=solution)
+    assert b.status is Status.SOLVED
+    stopped = te.rate_braids(puzzle, g=True, solution=solution, time_limit=1.0)
+    assert stopped.status is Status.TIMEOUT and stopped.value is None
+    bound = int(stopped.error.split()[2])
+    assert stopped.error == f"at least {bound} (g-braids of length <= {bound - 1} do not solve it)"
+    assert 2 <= bound <= b.value
+    shorter = te.rate_braids(puzzle, g=True, max_length=bound - 1, solution=solution)
+    assert shorter.status is Status.NOT_SOLVED
+
+
 def test_a_path_with_searches_put_off_verifies():
     """A path (a trace) with nearly every braid search of its contexts put off and taken up again: the
     same BxB value, and every step re-verifies down to the solution."""

@@ -142,7 +142,11 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
     answer = _run(puzzle, "B", g=g, length_limit=max_length, solution=solution, time_limit=time_limit)
     stopped = _stopped(answer)
     if stopped is not None:
-        return Rating(None, stopped)
+        # the lengths below the one under way were closed without solving it: a lower bound, which is
+        # what is known of a puzzle whose last exhaustive pass does not end (docs/engine.md)
+        closing = answer["closing"]
+        known = f"at least {closing} ({'g-' if g else ''}braids of length <= {closing - 1} do not solve it)"
+        return Rating(None, stopped, known if closing > 1 else "")
     if answer["depth"] < 0:
         return Rating(None, Status.BEYOND_TE1, beyond_te1_reason(g, "braid"))
     if answer["value"] < 0:
