@@ -862,8 +862,8 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         }
     }
     ZERO_SLACK[k] = (uint8_t)(computed && bound == rem);
-    /* A child of a zero-slack parent takes no rlc that the parent's round 1 forced (assumed): with P
-     * the parent, r this node's rlc and r' such a child's, P's propagation after its round 1 holds all
+    /* When this node's parent P has zero slack, its children take no rlc that P's round 1 had forced
+     * (assumed): with r this node's rlc and r' such a child's, P's propagation after its round 1 holds all
      * that P + r + r' assumes at round 0 (r too is of P's round 1: a braid's next rlc is always a
      * label its parent forces in round 1), so P contradicts at most a round after P + r + r', which
      * therefore needs rem(P) - 1 rounds with rem(P) - 2 cells left: it fails the lean test.  A
