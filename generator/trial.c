@@ -610,7 +610,7 @@ static void flip_decided(BraidSearch *s, int x)
 }
 
 static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
-                        unsigned slot, int bound);
+                        unsigned slot, int bound, const Round *parent_rounds);
 
 static int child_may_pass(const BraidSearch *s, const Round *rd, int need, const uint64_t *links);
 
@@ -633,7 +633,7 @@ static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint1
     memcpy(next_free, free, sizeof next_free);
     memcpy(next_near, near, sizeof next_near);
     join_inc(s->c, links, next, next_free, next_near, s->g);
-    return braid_extend(s, k + 1, next, next_free, next_near, slot, bound);
+    return braid_extend(s, k + 1, next, next_free, next_near, slot, bound, rounds);
 }
 
 static int is_gvar(const BraidSearch *s, int v) { return (int)(s->gvars[v >> 6] >> (v & 63) & 1u); }
@@ -668,11 +668,6 @@ static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[
  * and 28 BxBB examples of SHC's, the W11 puzzle and cb-001 lines 7462 and 12301 under B and gB: 39
  * million refusals, none wrong. */
 #define DELTA_MAX 6                            /* the children tested so: rem <= DELTA_MAX, rounds <= 5 */
-/* Per depth k, whether the node at k on the current path has zero slack (its propagation computed and
- * contradicting in exactly as many rounds as it has cells left), and then what its round 1 forced
- * (labels) and assumed (g-labels): braid_extend says what its grandchildren may not take. */
-static uint8_t ZERO_SLACK[SR_MAX_CHAIN];
-static uint64_t FIRST_L[SR_MAX_CHAIN][W], FIRST_G[SR_MAX_CHAIN][WG];
 static Round ROUNDS[SR_MAX_CHAIN][DELTA_MAX];  /* per depth k, rounds 1..rem - 1 of the node at k */
 static uint16_t XPOS[NV];                      /* per variable, the positions of its extra removals */
 
@@ -783,7 +778,7 @@ static int child_may_pass(const BraidSearch *s, const Round *rd, int need, const
  * (The old test, a whole sr_propagate before each child: line 14 of SHC's BxB sample at p <= 9
  * 5.87 -> 2.42 s with the first two, then see docs/engine.md.) */
 static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
-                        unsigned slot, int bound)
+                        unsigned slot, int bound, const Round *parent_rounds)
 {
     int t = tick(s->ctl);
     if (t) return t;
@@ -824,7 +819,6 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         if (k + 1 < s->limit && !is_gvar(s, v)) vars[n_vars++] = (int16_t)v;
         }
     Round *rounds = NULL; /* this node's rounds, when its children are tested by child_may_pass */
-    int computed = 0;     /* the lean test run here: `bound` is then this node's own round */
     /* The lean test, from round 2: needed when the parent's bound is past the cells left; computed
      * too when it is exactly the cells left, so that the children, which need a round less, are tested
      * from this node's rounds rather than built */
@@ -839,10 +833,6 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             for (int f = 0; f < p.n_g_frontier; ++f) put(p.g_assumed, p.g_frontier[f]);
             for (int f = 0; f < p.n_frontier; ++f)
                 for (int kk = 0; kk < 4; ++kk) p.decided[VAR_OF[p.frontier[f]][kk] >> 6] |= 1ull << (VAR_OF[p.frontier[f]][kk] & 63);
-            memcpy(FIRST_L[k], p.newly, sizeof FIRST_L[k]); /* round 1's, before prop_rounds moves on */
-            memset(FIRST_G[k], 0, sizeof FIRST_G[k]);
-            for (int f = 0; f < p.n_g_frontier; ++f) put(FIRST_G[k], p.g_frontier[f]);
-            computed = 1;
             const int keep = rem <= DELTA_MAX && n_vars; /* the children may be tested from its rounds */
             if (keep) {
                 rounds = ROUNDS[k];
@@ -861,17 +851,18 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             return SR_NONE;
         }
     }
-    ZERO_SLACK[k] = (uint8_t)(computed && bound == rem);
-    /* When this node's parent P has zero slack, its children take no rlc that P's round 1 had forced
-     * (assumed): with r this node's rlc and r' such a child's, P's propagation after its round 1 holds all
-     * that P + r + r' assumes at round 0 (r too is of P's round 1: a braid's next rlc is always a
-     * label its parent forces in round 1), so P contradicts at most a round after P + r + r', which
-     * therefore needs rem(P) - 1 rounds with rem(P) - 2 cells left: it fails the lean test.  A
-     * zero-slack completion is a chain, each rlc forced only once the one before it is there.  Those
-     * children were refused by child_may_pass or the cache anyway, but each refusal cost a test and a
-     * cache entry: the W11 puzzle of issue 23 under gB, 77,000 of them in its last pass (docs/engine.md). */
-    const uint64_t *no_l = k > 0 && ZERO_SLACK[k - 1] ? FIRST_L[k - 1] : NULL;
-    const uint64_t *no_g = k > 0 && ZERO_SLACK[k - 1] ? FIRST_G[k - 1] : NULL;
+    /* When the parent P kept its rounds (its propagation contradicts in exactly as many rounds as it
+     * has cells left: zero slack), this node's children take no rlc that P's round 1 had assumed
+     * (forced labels, g-labels): with r this node's rlc and r' such a child's, P's propagation after
+     * its round 1 holds all that P + r + r' assumes at round 0 (r too is of P's round 1: a braid's next
+     * rlc is always a label its parent forces in round 1), so P contradicts at most a round after
+     * P + r + r', which therefore needs rem(P) - 1 rounds with rem(P) - 2 cells left: it fails the lean
+     * test.  A zero-slack completion is a chain, each rlc forced only once the one before it is there.
+     * Those children were refused by child_may_pass or the cache anyway, but each refusal cost a test
+     * and a cache entry: the W11 puzzle of issue 23 under gB, 77,000 of them in its last pass
+     * (docs/engine.md).  (P's round 1 also assumed P's own rlcs, which no child takes.) */
+    const uint64_t *no_l = parent_rounds ? parent_rounds[1].assumed : NULL;
+    const uint64_t *no_g = parent_rounds ? parent_rounds[1].g_assumed : NULL;
     for (int j = 0; j < n_vars; ++j) {
         int v = vars[j], found = SR_NONE;
         unsigned f = free[v];
@@ -929,7 +920,7 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     search_start(c, z, inc, free);
     for (int v = 0; v < NV; ++v)
         if (free[v] != c->live[v] && is_near(free[v], g)) near[v >> 6] |= 1ull << (v & 63);
-    return braid_extend(&s, 0, inc, free, near, memo_slot(s.key, -1), bound);
+    return braid_extend(&s, 0, inc, free, near, memo_slot(s.key, -1), bound, NULL);
 }
 
 /* ---- special chains: one chain of a given length on a target, found and returned ---------------

@@ -134,6 +134,10 @@ def _stopped(answer: dict) -> Optional[Status]:
     return None
 
 
+def _not_solving(g: bool, length: int) -> str:
+    return f"{'g-' if g else ''}braids of length <= {length} do not solve it"
+
+
 def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, solution: Optional[Sequence[int]] = None,
                 time_limit: Optional[float] = None) -> Rating:
     """The B rating (gB with ``g``) of a puzzle with a unique solution: the smallest p such that
@@ -145,12 +149,11 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
         # the lengths below the one under way were closed without solving it: a lower bound, which is
         # what is known of a puzzle whose last exhaustive pass does not end (docs/engine.md)
         closing = answer["closing"]
-        known = f"at least {closing} ({'g-' if g else ''}braids of length <= {closing - 1} do not solve it)"
-        return Rating(None, stopped, known if closing > 1 else "")
+        return Rating(None, stopped, f"at least {closing} ({_not_solving(g, closing - 1)})" if closing > 1 else "")
     if answer["depth"] < 0:
         return Rating(None, Status.BEYOND_TE1, beyond_te1_reason(g, "braid"))
     if answer["value"] < 0:
-        return Rating(None, Status.NOT_SOLVED, f"{'g-' if g else ''}braids of length <= {max_length} do not solve it")
+        return Rating(None, Status.NOT_SOLVED, _not_solving(g, max_length))
     return Rating(answer["value"], Status.SOLVED)
 
 
