@@ -138,6 +138,23 @@ def _not_solving(g: bool, length: int) -> str:
     return f"{'g-' if g else ''}braids of length <= {length} do not solve it"
 
 
+def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solution: Optional[Sequence[int]],
+                   time_limit: Optional[float]) -> str:
+    """What a B or gB rating stopped before its end knows: the lengths below the one under way were
+    closed without solving the puzzle (a lower bound: what is known of a puzzle whose last exhaustive
+    pass does not end, docs/engine.md); and for gB stopped by its time limit, B if it comes within half
+    that limit again, since braids are g-braids (gB <= B): top1465 #182, `at least 13 and at most 16`
+    after a few seconds, where its gB is not found in 23 CPU-minutes and its B takes 0.13 s."""
+    known = [f"at least {closing}"] if closing > 1 else []
+    why = [_not_solving(g, closing - 1)] if closing > 1 else []
+    if g and time_limit is not None:
+        b = _run(puzzle, "B", length_limit=max_length, solution=solution, time_limit=0.5 * time_limit)
+        if _stopped(b) is None and b["value"] >= closing:
+            known.append(f"at most {b['value']}")
+            why.append(f"braids of length <= {b['value']} do")
+    return f"{' and '.join(known)} ({'; '.join(why)})" if known else ""
+
+
 def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, solution: Optional[Sequence[int]] = None,
                 time_limit: Optional[float] = None) -> Rating:
     """The B rating (gB with ``g``) of a puzzle with a unique solution: the smallest p such that
@@ -146,10 +163,8 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
     answer = _run(puzzle, "B", g=g, length_limit=max_length, solution=solution, time_limit=time_limit)
     stopped = _stopped(answer)
     if stopped is not None:
-        # the lengths below the one under way were closed without solving it: a lower bound, which is
-        # what is known of a puzzle whose last exhaustive pass does not end (docs/engine.md)
-        closing = answer["closing"]
-        return Rating(None, stopped, f"at least {closing} ({_not_solving(g, closing - 1)})" if closing > 1 else "")
+        return Rating(None, stopped, _what_is_known(puzzle, g, answer["closing"], max_length, solution,
+                                                    time_limit if stopped is Status.TIMEOUT else None))
     if answer["depth"] < 0:
         return Rating(None, Status.BEYOND_TE1, beyond_te1_reason(g, "braid"))
     if answer["value"] < 0:
