@@ -81,8 +81,8 @@ def main() -> None:
         for g in (False, True):
             started = time.process_time()
             rating = te.rate_braids(puzzle, g=g, solution=solution, time_limit=args.hard_limit)
-            cells.append((rating.value if rating.value is not None else rating.status.value,
-                          time.process_time() - started))
+            told = f"{rating.status.value}: {rating.error}" if rating.error else rating.status.value
+            cells.append((rating.value if rating.value is not None else told, time.process_time() - started))
         ratio = f"{cells[1][1] / cells[0][1]:.1f}x" if cells[0][1] > 0 else "-"
         print(f"| {name} | {cells[0][0]} | {cells[0][1]:.3f} | {cells[1][0]} | {cells[1][1]:.3f} | {ratio} |")
 
