@@ -35,6 +35,12 @@ PUBLISHED = {
     "top1465 #182 (W22)": "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3",
     "ObiWahn+Tarek #426 (W17)": "6..5......1...3.8...2.7.9....3..5.......9.1..7..4....25....27...8.....1...46....3",
     "Mauricio (W31, B19, gB11)": ".....1..2....3..4...52..1....36...1..2..7...89....57....9..7....8.9....43...4..8.",
+    "ObiWahn+Tarek #26 (W10)": "........3.91.2..6.8....71....2..6.7....1......5..8.9....73....4.1..5..8.6.....2..",
+    "cbg-000 #4918 (W10)": "....5.....567....28..23..6......78.....3...2...1.2.3.734.9...1...21...7....8...9.",
+    "Royle17 #2995 (typed whips 13)": "....2..198..6.....5.........9..4....6.....3.......1....1.....4.7..3........5..8..",
+    # outside T&E(1), inside gT&E(1): no B, a gB
+    "top1465 #2 (gW16)": "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+    "top1465 #3 (gW16)": "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........",
 }
 
 
@@ -83,7 +89,7 @@ def main() -> None:
             rating = te.rate_braids(puzzle, g=g, solution=solution, time_limit=args.hard_limit)
             told = f"{rating.status.value}: {rating.error}" if rating.error else rating.status.value
             cells.append((rating.value if rating.value is not None else told, time.process_time() - started))
-        ratio = f"{cells[1][1] / cells[0][1]:.1f}x" if cells[0][1] > 0 else "-"
+        ratio = f"{cells[1][1] / cells[0][1]:.1f}x" if isinstance(cells[0][0], int) and cells[0][1] > 0 else "-"
         print(f"| {name} | {cells[0][0]} | {cells[0][1]:.3f} | {cells[1][0]} | {cells[1][1]:.3f} | {ratio} |")
 
 
