@@ -144,7 +144,7 @@ def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solut
     closed without solving the puzzle (a lower bound: what is known of a puzzle whose last exhaustive
     pass does not end, docs/engine.md); and for gB stopped by its time limit, B if it comes within half
     that limit again, since braids are g-braids (gB <= B): top1465 #182, `at least 13 and at most 16`
-    after a few seconds, where its gB is not found in 23 CPU-minutes and its B takes 0.13 s."""
+    after a few seconds (at least 15 after 6,800 CPU-s: its gB is 15 or 16), its B taking 0.13 s."""
     known = [f"at least {closing}"] if closing > 1 else []
     why = [_not_solving(g, closing - 1)] if closing > 1 else []
     if g and time_limit is not None:
