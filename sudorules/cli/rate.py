@@ -120,7 +120,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     Columns: puzzle, clues, the requested ratings, status (solved, not-solved, timeout, memory,
     crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
     reason for invalid and failed rows; for a B or gB rating stopped by --time-limit, the lengths
-    known not to solve it).  A rating is empty unless its theory solved the puzzle.
+    known not to solve it, and for gB its B as an upper bound).  A rating is empty unless its theory solved the puzzle.
     Exit status 1 when some row is invalid or crashed.
     """
     formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work

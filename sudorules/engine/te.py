@@ -145,14 +145,14 @@ def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solut
     pass does not end, docs/engine.md); and for gB stopped by its time limit, B if it comes within half
     that limit again, since braids are g-braids (gB <= B): top1465 #182, `at least 13 and at most 16`
     after a few seconds (at least 15 after 6,800 CPU-s: its gB is 15 or 16), its B taking 0.13 s."""
-    known = [f"at least {closing}"] if closing > 1 else []
-    why = [_not_solving(g, closing - 1)] if closing > 1 else []
+    bounds = [(f"at least {closing}", _not_solving(g, closing - 1))] if closing > 1 else []
     if g and time_limit is not None:
-        b = _run(puzzle, "B", length_limit=max_length, solution=solution, time_limit=0.5 * time_limit)
-        if _stopped(b) is None and b["value"] >= closing:
-            known.append(f"at most {b['value']}")
-            why.append(f"braids of length <= {b['value']} do")
-    return f"{' and '.join(known)} ({'; '.join(why)})" if known else ""
+        b = rate_braids(puzzle, max_length=max_length, solution=solution, time_limit=0.5 * time_limit)
+        if b.status is Status.SOLVED and b.value >= closing:
+            bounds.append((f"at most {b.value}", f"braids of length <= {b.value} do"))
+    if not bounds:
+        return ""
+    return f"{' and '.join(bound for bound, _ in bounds)} ({'; '.join(why for _, why in bounds)})"
 
 
 def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, solution: Optional[Sequence[int]] = None,
