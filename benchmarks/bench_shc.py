@@ -10,7 +10,9 @@ included on both sides (the JVM's, Python's).  Every value is checked against th
     PYTHONPATH=. python benchmarks/bench_shc.py --shc SHC.jar --cb001 10 --seed 5  # + cb-001, 10 a B level
 
 Ours should be an installed wheel (``--ours /path/to/venv/bin/sudorules``): an editable install adds
-its import hook, about 50 ms, to every start.  The T&E examples are one run of the 342 (as the issue
+its import hook, about 50 ms, to every start; it runs without PYTHONPATH, so it imports what it
+installed, not this checkout (until 2026-11-26 it did not: cb-001 B0 was timed on the checkout's
+sources, compiled at each start, 0.15 for 0.07 CPU-s).  The T&E examples are one run of the 342 (as the issue
 measured them; ``--te-by-depth`` splits them), the others one run per published value.
 
 SHC.jar comes with CSP-Rules (``denis-berthier/CSP-Rules-V2.1``, ``XTERNS/SHC/SHC.jar``) and runs on
@@ -42,14 +44,23 @@ CB001 = ORACLE / "cb-001"
 SETS = {"TE": ("TE-depth", "TE", None), "B": ("B", "B", 30), "BxB": ("BxB", "BxB", 14), "BxBB": ("BxBB", "BxBB", 5)}
 
 
-def _run_pair(shc_cmd: list[str], our_cmd: list[str], cores: tuple[int, int]) -> tuple[float, float, float]:
-    """Run both commands at once, SHC on cores[0], ours on cores[1]; their CPU seconds and the wall."""
+def _our_environment() -> dict[str, str]:
+    """This environment without PYTHONPATH: run as ``PYTHONPATH=. python benchmarks/...``, the
+    installed ``--ours`` would import the checkout's modules instead of its own (compiled from source
+    at every start where no bytecode is written: 0.10 for 0.07 CPU-s at cb-001 B0, 2026-11-26)."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+
+
+def _run_pair(shc_cmd: list[str], our_cmd: list[str], cores: tuple[int, int],
+              our_env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """Run both commands at once, SHC on cores[0], ours on cores[1] (in ``our_env``); their CPU
+    seconds and the wall."""
     started = time.perf_counter()
     procs = {
         "shc": subprocess.Popen(["taskset", "-c", str(cores[0]), *shc_cmd], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL),
         "ours": subprocess.Popen(["taskset", "-c", str(cores[1]), *our_cmd], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE),
+                                 stderr=subprocess.DEVNULL, env=our_env),
     }
     cpu = {}
     pending = {p.pid: name for name, p in procs.items()}
@@ -70,7 +81,7 @@ def _our_values(path: Path, column: str) -> list[int]:
 
 
 def bench_group(name: str, label: str, puzzles: list[str], published: list[int], shc: Path, work: Path,
-                cores: tuple[int, int], ours_cmd: list[str]) -> dict:
+                cores: tuple[int, int], ours_cmd: list[str], our_env: dict[str, str] | None = None) -> dict:
     shc_class, ours, length = SETS[name]
     folder = work / f"{name}-{label}"
     folder.mkdir()
@@ -82,7 +93,7 @@ def bench_group(name: str, label: str, puzzles: list[str], published: list[int],
     if length is not None:
         shc_cmd += ["-max-length", str(length)]
         our_cmd += ["--max-length", str(length)]
-    shc_cpu, our_cpu, wall = _run_pair(shc_cmd, our_cmd, cores)
+    shc_cpu, our_cpu, wall = _run_pair(shc_cmd, our_cmd, cores, our_env)
     shc_values = _shc_values(folder / "shc.txt")
     our_values = _our_values(folder / "ours.csv", ours)
     return {"set": name, "group": label, "puzzles": len(puzzles), "shc_cpu": shc_cpu, "our_cpu": our_cpu,
@@ -133,6 +144,7 @@ def main() -> None:
         raise SystemExit("needs java (Debian's default-jre-headless) and taskset")
     cores = tuple(int(c) for c in args.cores.split(","))
     ours_cmd = [args.ours] if args.ours else [sys.executable, "-m", "sudorules"]
+    our_env = _our_environment() if args.ours else None  # the installed one runs its own modules
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-shc-") as tmp:
         work = Path(tmp)
@@ -140,12 +152,13 @@ def main() -> None:
             for label, puzzles, published in shc_example_groups(name, whole=name == "TE" and not args.te_by_depth):
                 if name == "BxB" and args.bxb_every > 1:
                     puzzles, published = puzzles[::args.bxb_every], published[::args.bxb_every]
-                results.append(bench_group(name, label, puzzles, published, args.shc, work, cores, ours_cmd))
+                results.append(bench_group(name, label, puzzles, published, args.shc, work, cores, ours_cmd,
+                                           our_env))
                 print(_line(results[-1]), flush=True)
         if args.cb001:
             for label, puzzles, published in cb001_groups(args.cb001, args.seed):
                 results.append(bench_group("B", label.replace(" ", "-"), puzzles, published, args.shc, work, cores,
-                                           ours_cmd))
+                                           ours_cmd, our_env))
                 print(_line(results[-1]), flush=True)
     print()
     print("| set | group | puzzles | SHC CPU s | ours CPU s | SHC / ours | SHC equal | ours equal |")

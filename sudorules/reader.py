@@ -16,11 +16,13 @@ import os
 import stat
 import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Iterable, Iterator, Optional, Union
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from .errors import InputError
 from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, parse_lines, parse_puzzle
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 

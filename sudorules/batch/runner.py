@@ -36,18 +36,22 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..collection.template import RowTemplate
 from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OutputError, SudorulesError
 from ..extras import require
 from ..options import capped_jobs, check_memory_mib, check_time_limit
-from ..oscompat import O_BINARY, lock as lock_file, renames_open_files, start_method
+from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
 from ..output import check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, write_all
-from .pool import OrderedPool, cpu_count, default_memory_limit, report_partial
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
+
+if TYPE_CHECKING:
+    from ..collection.template import RowTemplate
+
+# The pool of worker processes is imported where workers are started, and the output is a path name
+# (no pathlib): `rate --jobs 1` of the compiled engine's ratings into a CSV needs neither (with
+# --format's tables, 10 of its 70 ms of start-up, issue 23: B against SHC at B0).
 
 
 class BatchError(SudorulesError):
@@ -64,7 +68,7 @@ class OutputLock:
     The lock belongs to the open file, so the system releases it when the process ends in any way;
     a second run asking for it is refused at once (no waiting)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: str):
         self.path = path
         self.fd: Optional[int] = None
 
@@ -94,7 +98,7 @@ class OutputLock:
             self.fd = None
 
 
-def _without_tail(path: Path, ratings: Sequence[str], canonical: bool = False) -> bool:
+def _without_tail(path: str, ratings: Sequence[str], canonical: bool = False) -> bool:
     """True when ``path`` starts with the header of an output written before the ``tail`` column
     existed (``puzzle,clues,W,status,seconds,error``): such a file is resumed in its own columns
     rather than refused, so a long run started by an older sudorules can still be finished."""
@@ -106,7 +110,7 @@ def _without_tail(path: Path, ratings: Sequence[str], canonical: bool = False) -
     return first == csv_line(header(ratings, canonical, tail=False)).encode("utf-8")
 
 
-def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
+def completed_rows(path: str, columns: Sequence[str]) -> list[list[str]]:
     """The complete rows already in an output file (none if it does not exist or is empty).
 
     The file must start with the header line of ``columns`` (else :class:`BatchError`: another
@@ -114,9 +118,10 @@ def completed_rows(path: Path, columns: Sequence[str]) -> list[list[str]]:
     newline (impossible with our writer, possible after a disk error) is cut off the file so that the
     next row starts cleanly.
     """
-    if not path.exists() or path.stat().st_size == 0:
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
         return []
-    data = path.read_bytes()
+    with open(path, "rb") as handle:
+        data = handle.read()
     header = csv_line(columns).encode("utf-8")
     if not data.startswith(header):
         first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
@@ -202,7 +207,7 @@ def _rater(options: RateOptions) -> Callable:
     return rate
 
 
-def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[str], statuses: set[str],
+def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[str], statuses: set[str],
                 rate: Callable, summary: BatchSummary, lock: OutputLock, canonical: bool = False,
                 tail: bool = True) -> None:
     """Rate again the rows of ``path`` whose status is in ``statuses`` and put the new rows in place
@@ -213,21 +218,22 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[s
     done = completed_rows(path, columns)
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
-    side = Path(str(path) + ".retry.csv")
+    side = path + ".retry.csv"
     finished = ({int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
                 if wanted else {})
     todo = [(index, record) for index, record in enumerate(_checked(records, done))
             if index in wanted and index not in finished]
     if not wanted:
-        side.unlink(missing_ok=True)
+        if os.path.exists(side):
+            os.remove(side)
         return
     fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
     try:
         if os.fstat(fd).st_size == 0:
-            write_all(fd, csv_line(["row", *columns]).encode(), str(side), cut_back=True)
+            write_all(fd, csv_line(["row", *columns]).encode(), side, cut_back=True)
         for (index, _), new in zip(todo, rate(record for _, record in todo)):
             cells = new.values(ratings, canonical, tail)
-            write_all(fd, csv_line([str(index), *cells]).encode("utf-8"), str(side), cut_back=True)
+            write_all(fd, csv_line([str(index), *cells]).encode("utf-8"), side, cut_back=True)
             finished[index] = cells
             summary.count(new)
     finally:
@@ -254,7 +260,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: Path, ratings: Sequence[s
         lock.take(locked)
     else:
         lock.acquire()
-    side.unlink()
+    os.remove(side)
     summary.retried = len(finished)
 
 
@@ -262,6 +268,8 @@ def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Opti
                        max_depth: int = 3) -> Callable:
     """Worker factory for the pool: build the rater once per process, return its per-record function
     (which reports each finished rating to the pool: a row whose worker is killed keeps them)."""
+    from .pool import report_partial
+
     rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
     return lambda record: rater.rate(record, on_rating=report_partial)
 
@@ -300,6 +308,8 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
         rater = Rater(ratings, max_length=options.max_length, time_limit=time_limit, max_depth=options.max_depth)
         yield from (rater.rate(record) for record in records)
         return
+    from .pool import OrderedPool, default_memory_limit
+
     hard_limit = backstop_seconds(ratings, time_limit)
     memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit * 2**20
     pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
@@ -355,7 +365,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             if template is None:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output)
         else:
-            path = Path(output)
+            path = output
             lock = _opened(OutputLock(path).acquire, output)
             tail = not _without_tail(path, ratings, options.canonical)
             if not tail:
@@ -368,7 +378,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                 done = completed_rows(path, header(ratings, options.canonical, tail))
                 records = _skip_done(records, done)
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND | O_BINARY), output)
-            if not done and path.stat().st_size == 0:
+            if not done and os.stat(path).st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
         summary.total = _count_records(source)
@@ -420,7 +430,7 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     import pandas as pd
 
     partial = output + ".partial.csv"
-    if Path(output).exists() and not Path(partial).exists():
+    if os.path.exists(output) and not os.path.exists(partial):
         pd.read_parquet(output).to_csv(partial, index=False)  # resume from a finished file
     summary = rate_file(source, partial, options)
     table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},

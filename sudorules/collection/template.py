@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..errors import OptionError
-from .table import unknown_column
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,8 @@ class RowTemplate:
         known = list(columns)
         for part in self.parts:
             if isinstance(part, _Field) and part.name not in known:
+                from .table import unknown_column  # the tables' module: only for this error
+
                 raise unknown_column(option, part.name, known)
         if not any(isinstance(part, _Field) for part in self.parts):
             raise OptionError(f"{option}: {text!r} names no column; write them between braces, e.g. "
