@@ -648,6 +648,67 @@ static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[
     return any != 0;
 }
 
+/* ---- dominated children (g-braids) ----------------------------------------------------------
+ *
+ * Among the children of a node S, the child by rlc a (a label or a g-label) is dominated by the child
+ * by a label b when b's new links (present candidates linked to b, not yet in inc) include all of a's
+ * (and, when they are the same, b is a label of lower index, or a is a g-label).  Then a g-braid
+ * S, a, r2, ..., rm, V of length L gives one through S, b of length L or less: put b in a's cell and
+ * keep the other cells.  At every cell the new inc holds the old one (b brings all a brought), so each
+ * later cell still has its other members linked; where a later rlc is linked to b, or b is one, or a
+ * later g-rlc holds b, that cell is dropped or becomes the closing variable, earlier; a cell or the
+ * closing variable cannot be one of b's four variables (they hold b, which nothing before is linked
+ * to, else that cell would have closed first).  The dominator must be a label: a g-label b decides its
+ * variable, which the old chain may use later as a cell whose label's links b's g-links lack.  So a
+ * search need not build a dominated child (its sibling b is built, or refused by a test that holds
+ * for a too), and when the node fails, S + a fails with as many cells left as S + b and goes in the
+ * cache like any failure (the set comes again from other orders).  Twin g-labels and g-rlcs that add
+ * no link (braid_extend) are the special cases the search had.
+ *
+ * Only in g-braid searches: there a child is dominated about once in six, and the W11 puzzle of issue
+ * 23 under gB visits 25,500 nodes, not 47,500 (0.132 -> 0.078 s, one core); in braid searches, one in
+ * fourteen, which did not pay for the tests (B 0.0103 -> 0.013 s).  Checked by a test build that built
+ * every dominated child as well: none found a g-braid where its node found none (1.16 million
+ * dominated children over the whole of cb-001 under gB, 22.7 million over 14 hard published puzzles).
+ * The first DOM_MAX label children of a node are the dominators (any subset of them is sound). */
+#define DOM_MAX 48
+static uint64_t DOM_NEW[SR_MAX_CHAIN][DOM_MAX][W]; /* per depth, the dominators' new links */
+static uint64_t DOM_SIG[SR_MAX_CHAIN][DOM_MAX];    /* ... and their words ORed: a quick subset filter */
+
+/* The dominators of a node at depth k: its first label children (`vars` with one free member), their
+ * new links and signatures; their number. */
+static int dominators(const Cands *c, int k, const int16_t *vars, int n_vars, const uint16_t free[NV],
+                      const uint64_t inc[W], int16_t labs[DOM_MAX])
+{
+    int n = 0;
+    for (int j = 0; j < n_vars && n < DOM_MAX; ++j) {
+        unsigned f = free[vars[j]];
+        if (f & (f - 1)) continue;
+        int b = MEMBER[vars[j]][CTZ64(f)];
+        uint64_t sig = 0;
+        for (int w = 0; w < W; ++w) sig |= DOM_NEW[k][n][w] = LINK[b][w] & c->present[w] & ~inc[w];
+        DOM_SIG[k][n] = sig;
+        labs[n++] = (int16_t)b;
+    }
+    return n;
+}
+
+/* Is the child by rlc `a` (a label, or NL + a g-label), whose links (g-links) are `links`, dominated by
+ * one of the node's n dominators `labs` (at depth k)? */
+static int dominated(const Cands *c, int k, const uint64_t *links, int a, const uint64_t inc[W],
+                     const int16_t *labs, int n)
+{
+    uint64_t na[W], sig = 0;
+    for (int w = 0; w < W; ++w) sig |= na[w] = links[w] & c->present[w] & ~inc[w];
+    for (int i = 0; i < n; ++i) {
+        if (sig & ~DOM_SIG[k][i] || labs[i] == a) continue;
+        int w = 0;
+        while (w < W && !(na[w] & ~DOM_NEW[k][i][w])) ++w;
+        if (w == W && (a > labs[i] || memcmp(na, DOM_NEW[k][i], sizeof na))) return 1;
+    }
+    return 0;
+}
+
 /* ---- the lean test of a child, from its parent's rounds ------------------------------------------
  *
  * A node whose propagation contradicts in exactly as many rounds as it has cells left (`bound` == rem)
@@ -863,6 +924,9 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
      * (docs/engine.md).  (P's round 1 also assumed P's own rlcs, which no child takes.) */
     const uint64_t *no_l = parent_rounds ? parent_rounds[1].assumed : NULL;
     const uint64_t *no_g = parent_rounds ? parent_rounds[1].g_assumed : NULL;
+    int16_t labs[DOM_MAX], doms[NV]; /* the dominators, the dominated children (g-braids: above) */
+    const int n_labs = s->g ? dominators(c, k, vars, n_vars, free, inc, labs) : 0;
+    int n_doms = 0;
     for (int j = 0; j < n_vars; ++j) {
         int v = vars[j], found = SR_NONE;
         unsigned f = free[v];
@@ -870,6 +934,10 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         if (!(f & (f - 1))) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
             if (no_l && has(no_l, r)) continue;
+            if (n_labs && dominated(c, k, LINK[r], r, inc, labs, n_labs)) {
+                doms[n_doms++] = (int16_t)r;
+                continue;
+            }
             s->path_rlc[k] = (int16_t)r;
             flip_rlc(s->rlcs, &s->key, r, r);
             flip_decided(s, r);
@@ -887,6 +955,10 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             if (has(s->grlcs, G_TWIN[gl])) continue;
             if (no_g && has(no_g, gl)) continue;
             if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
+            if (n_labs && dominated(c, k, GLINK[gl], NL + gl, inc, labs, n_labs)) {
+                doms[n_doms++] = (int16_t)(NL + gl);
+                continue;
+            }
             s->path_rlc[k] = (int16_t)(NL + gl);
             flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             s->gvars[v >> 6] |= 1ull << (v & 63);
@@ -895,6 +967,12 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             flip_rlc(s->grlcs, &s->key, gl, NL + gl);
         }
         if (found) return found;
+    }
+    for (int i = 0; i < n_doms; ++i) { /* their dominators failed: so do they */
+        SetKey key = s->key;
+        key.a ^= SET_KEY[doms[i]].a;
+        key.b ^= SET_KEY[doms[i]].b;
+        memo_fail(memo_slot(key, -1), key, -1, rem - 1);
     }
     memo_fail(slot, s->key, -1, rem);
     return SR_NONE;

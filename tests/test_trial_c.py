@@ -419,6 +419,24 @@ def test_g_whip_argument_errors():
         run(labels[0], 3.0, 100)
 
 
+@pytest.mark.slow
+def test_compiled_g_braid_search_matches_reference_at_longer_lengths():
+    """The g-braid search skips the children that a sibling label dominates (trial.c: its new links
+    hold all of theirs) and caches them as failed when their node fails: at lengths 6-8, where
+    partial g-braids have many siblings, it still answers as trial.py's plain recursion, which
+    builds every child (540 questions, about 30 s)."""
+    rng = random.Random(5)
+    answers = Counter()
+    for labels in plausible_states(30, seed=77):
+        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
+        for z in rng.sample(labels, 6):
+            for limit in (6, 7, 8):
+                want = reference.braid(z, True, limit)
+                assert compiled.braid(z, True, limit, 10**7) == int(want), (sorted(labels), z, limit)
+                answers[want] += 1
+    assert answers[True] > 100 and answers[False] > 100, answers
+
+
 def test_braids_include_whips_and_g_braids_include_braids():
     """A whip is a braid, a braid a g-braid: wherever the whip search finds one, the braid search
     does, and with g wherever it does without."""
