@@ -138,6 +138,23 @@ def test_searches_put_off_change_no_value(cap):
         assert searches[1] > searches[0]
 
 
+def test_b_task_checks_the_depth_only_when_short_braids_do_not_solve():
+    """The B (gB) task rates with braids of up to 6 cells first and checks the T&E-depth only when
+    they do not solve the puzzle (te.c te_rate_first): its depth is the T&E task's, below and above
+    6 and outside T&E(1), and a puzzle outside T&E(1) is still told (beyond-te1), not searched."""
+    puzzles = _generated(8, seed=53) + [_puzzle(W11), _puzzle(SHC_SAMPLE[7][0])]
+    seen = set()
+    for puzzle in puzzles:
+        solution = _solution(puzzle)
+        for g in (False, True):
+            rated = te._run(puzzle, "B", g=g, solution=solution)
+            depth = te._run(puzzle, "TE", g=g, depth_limit=1, solution=solution)["depth"]
+            assert rated["depth"] == depth, (str(puzzle), g)
+            seen.add((depth, rated["value"] > 6 if depth >= 0 else None))
+    assert {(0, False), (1, False), (1, True), (-1, None)} <= seen, seen
+    assert te.rate_braids(_puzzle(SHC_SAMPLE[7][0])).status is Status.BEYOND_TE1
+
+
 #: Magictour top1465 #182 (W22): B = 16 in a tenth of a second, its gB not found in minutes (its
 #: g-braid pass at length 13 searches millions of partial g-braids: docs/engine.md)
 TOP1465_182 = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"
