@@ -242,7 +242,7 @@ static int tick(SrCtl *ctl)
 
 /* Failed partial chains, so that the orders of one set of rlcs are explored once (whips: the orders
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
- * rlcs S, last rlc; -1 for braids), with a generation number so that each search starts with it empty
+ * rlcs S, last rlc; -1 for braids, -2 for g-braids), with a generation number so that each search starts with it empty
  * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
  * number of cells that failed to complete from there.  Static (1.5 MB; one search at a time: the module
  * holds the GIL).
@@ -584,7 +584,7 @@ int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrC
  * are any members of inc, chosen when it is printed (te.c, sudorules/engine/te.py).
  *
  * Extensions depend on the set S only, not on the order its rlcs came in, so a set that failed is
- * recorded in the cache (last = -1) and not explored again in another order.
+ * recorded in the cache (last = -1, g-braids -2) and not explored again in another order.
  *
  * Why it exists: a lean stage builds the partial braids (g-braids) of one target in CLIPS, tens of
  * milliseconds a target at lengths 6-7 (more than ten times that for g-braids), and most targets
@@ -599,6 +599,8 @@ typedef struct {
     uint64_t gvars[WV]; /* the variables of the g-rlcs */
     uint64_t decided[WV]; /* the variables of Z and of the label rlcs (disjoint: the rlcs are compatible) */
     SetKey key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
+    int tag;            /* its cache entries' `last`: -1 braids, -2 g-braids (a set that failed as a
+                         * braid may still make a g-braid: the two never read each other's entries) */
     int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
     SrChain *chain;
 } BraidSearch;
@@ -621,10 +623,10 @@ static int child_may_pass(const BraidSearch *s, const Round *rd, int need, const
 static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
                        const uint64_t *links, int bound, const Round *rounds)
 {
-    unsigned slot = memo_slot(s->key, -1);
-    if (memo_failed(slot, s->key, -1, s->limit - (k + 1))) return SR_NONE;
+    unsigned slot = memo_slot(s->key, s->tag);
+    if (memo_failed(slot, s->key, s->tag, s->limit - (k + 1))) return SR_NONE;
     if (rounds && !child_may_pass(s, rounds, s->limit - k - 1, links)) {
-        memo_fail(slot, s->key, -1, s->limit - (k + 1));
+        memo_fail(slot, s->key, s->tag, s->limit - (k + 1));
         return SR_NONE;
     }
     uint64_t next[W], next_near[WV];
@@ -908,7 +910,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         } else
             bound = round1;
         if (bound == 0) {
-            memo_fail(slot, s->key, -1, rem);
+            memo_fail(slot, s->key, s->tag, rem);
             return SR_NONE;
         }
     }
@@ -972,16 +974,16 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         SetKey key = s->key;
         key.a ^= SET_KEY[doms[i]].a;
         key.b ^= SET_KEY[doms[i]].b;
-        memo_fail(memo_slot(key, -1), key, -1, rem - 1);
+        memo_fail(memo_slot(key, s->tag), key, s->tag, rem - 1);
     }
-    memo_fail(slot, s->key, -1, rem);
+    memo_fail(slot, s->key, s->tag, rem);
     return SR_NONE;
 }
 
 int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, SrChain *chain)
 {
     BraidSearch s = {.c = c, .limit = limit > 81 ? 81 : limit, .g = g, .strict = strict, .ctl = ctl,
-                     .key = SET_KEY[z], .chain = chain};
+                     .key = SET_KEY[z], .tag = g ? -2 : -1, .chain = chain};
     put(s.rlcs, z);
     flip_decided(&s, z);
     int bound = sr_propagate(c, s.rlcs, s.grlcs, g, s.limit); /* the root's lean test */
@@ -998,7 +1000,7 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
     search_start(c, z, inc, free);
     for (int v = 0; v < NV; ++v)
         if (free[v] != c->live[v] && is_near(free[v], g)) near[v >> 6] |= 1ull << (v & 63);
-    return braid_extend(&s, 0, inc, free, near, memo_slot(s.key, -1), bound, NULL);
+    return braid_extend(&s, 0, inc, free, near, memo_slot(s.key, s.tag), bound, NULL);
 }
 
 /* ---- special chains: one chain of a given length on a target, found and returned ---------------
