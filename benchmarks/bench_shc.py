@@ -47,7 +47,8 @@ SETS = {"TE": ("TE-depth", "TE", None), "B": ("B", "B", 30), "BxB": ("BxB", "BxB
 def _our_environment() -> dict[str, str]:
     """This environment without PYTHONPATH: run as ``PYTHONPATH=. python benchmarks/...``, the
     installed ``--ours`` would import the checkout's modules instead of its own (compiled from source
-    at every start where no bytecode is written: 0.10 for 0.07 CPU-s at cb-001 B0, 2026-11-26)."""
+    at every start where no bytecode is written: for 8 cb-001 B0 puzzles 0.15 CPU-s side by side, 0.10
+    alone, where the wheel's own takes 0.07, 2026-11-26)."""
     return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
 
 

@@ -749,11 +749,7 @@ static int te_rate_first(Te *te, Grid *g, int gflag, int length_limit, int *dept
     }
     if (r != TE_QUIET) return r;
     Grid h = start; /* the depth, from the puzzle */
-    TeTheory T0 = {0, 0, gflag};
-    for (int n = 0; n <= 1 && r == TE_QUIET; ++n) {
-        r = te_close(te, &h, &T0, n, n - 1, NULL);
-        if (r == TE_SOLVED) *depth = n;
-    }
+    r = te_depth(te, &h, gflag, 1, depth);
     if (r != TE_SOLVED) return r; /* outside T&E(1): TE_QUIET, *depth -1 */
     T.p = length_limit;
     r = te_close_at(te, g, &T, 0, -1, 0, first + 1, &q);

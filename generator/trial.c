@@ -640,14 +640,15 @@ static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint1
 
 static int is_gvar(const BraidSearch *s, int v) { return (int)(s->gvars[v >> 6] >> (v & 63) & 1u); }
 
-/* Does an rlc with these links link anything not yet in inc?  A g-rlc that does not is a cell a g-braid
- * can always do without (its variable unused, every later left-linking candidate it links already
- * linked to Z or an earlier rlc), and its child would be its parent again, one cell longer. */
-static int adds_links(const Cands *c, const uint64_t *links, const uint64_t inc[W])
+/* The new links of an rlc with these links (present candidates not yet in inc) in `fresh`, and their
+ * words ORed (0: none).  A g-rlc with none is a cell a g-braid can always do without (its variable
+ * unused, every later left-linking candidate it links already linked to Z or an earlier rlc), and its
+ * child would be its parent again, one cell longer. */
+static uint64_t new_links(const Cands *c, const uint64_t *links, const uint64_t inc[W], uint64_t fresh[W])
 {
     uint64_t any = 0;
-    for (int w = 0; w < W; ++w) any |= links[w] & c->present[w] & ~inc[w];
-    return any != 0;
+    for (int w = 0; w < W; ++w) any |= fresh[w] = links[w] & c->present[w] & ~inc[w];
+    return any;
 }
 
 /* ---- dominated children (g-braids) ----------------------------------------------------------
@@ -687,26 +688,21 @@ static int dominators(const Cands *c, int k, const int16_t *vars, int n_vars, co
         unsigned f = free[vars[j]];
         if (f & (f - 1)) continue;
         int b = MEMBER[vars[j]][CTZ64(f)];
-        uint64_t sig = 0;
-        for (int w = 0; w < W; ++w) sig |= DOM_NEW[k][n][w] = LINK[b][w] & c->present[w] & ~inc[w];
-        DOM_SIG[k][n] = sig;
+        DOM_SIG[k][n] = new_links(c, LINK[b], inc, DOM_NEW[k][n]);
         labs[n++] = (int16_t)b;
     }
     return n;
 }
 
-/* Is the child by rlc `a` (a label, or NL + a g-label), whose links (g-links) are `links`, dominated by
- * one of the node's n dominators `labs` (at depth k)? */
-static int dominated(const Cands *c, int k, const uint64_t *links, int a, const uint64_t inc[W],
-                     const int16_t *labs, int n)
+/* Is the child by rlc `a` (a label, or NL + a g-label), whose new links are `na` (new_links: `sig`),
+ * dominated by one of the node's n dominators `labs` (at depth k)? */
+static int dominated(int k, const uint64_t na[W], uint64_t sig, int a, const int16_t *labs, int n)
 {
-    uint64_t na[W], sig = 0;
-    for (int w = 0; w < W; ++w) sig |= na[w] = links[w] & c->present[w] & ~inc[w];
     for (int i = 0; i < n; ++i) {
         if (sig & ~DOM_SIG[k][i] || labs[i] == a) continue;
         int w = 0;
         while (w < W && !(na[w] & ~DOM_NEW[k][i][w])) ++w;
-        if (w == W && (a > labs[i] || memcmp(na, DOM_NEW[k][i], sizeof na))) return 1;
+        if (w == W && (a > labs[i] || memcmp(na, DOM_NEW[k][i], sizeof DOM_NEW[k][i]))) return 1;
     }
     return 0;
 }
@@ -936,7 +932,8 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         if (!(f & (f - 1))) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
             if (no_l && has(no_l, r)) continue;
-            if (n_labs && dominated(c, k, LINK[r], r, inc, labs, n_labs)) {
+            uint64_t fresh[W];
+            if (n_labs && dominated(k, fresh, new_links(c, LINK[r], inc, fresh), r, labs, n_labs)) {
                 doms[n_doms++] = (int16_t)r;
                 continue;
             }
@@ -956,8 +953,10 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
              * docs/engine.md). */
             if (has(s->grlcs, G_TWIN[gl])) continue;
             if (no_g && has(no_g, gl)) continue;
-            if (!adds_links(c, GLINK[gl], inc)) continue; /* the same: no new link, a useless cell */
-            if (n_labs && dominated(c, k, GLINK[gl], NL + gl, inc, labs, n_labs)) {
+            uint64_t fresh[W];
+            const uint64_t sig = new_links(c, GLINK[gl], inc, fresh);
+            if (!sig) continue; /* the same: no new link, a useless cell */
+            if (n_labs && dominated(k, fresh, sig, NL + gl, labs, n_labs)) {
                 doms[n_doms++] = (int16_t)(NL + gl);
                 continue;
             }
