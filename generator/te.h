@@ -71,6 +71,10 @@ typedef struct {
     long by_depth[4]; /* hypotheses made by contexts of depth 0..3 */
     int closing;      /* the length whose braid closure at depth 0 is under way (0: none yet): when a
                        * rating stops, the braids shorter than it are known not to solve the puzzle */
+    int upper;        /* a B (gB) rating without a path: a known upper bound on it (0: none), another
+                       * rating's (gB <= B <= W, gB <= gW).  The closure at depth 0 that reaches this
+                       * length without solving the puzzle ends there, solved with it as the rating,
+                       * its state left at the closure of the length below (close_theory). */
 } Te;
 
 /* The state of a puzzle given by its cells' candidate masks (bit d-1 for digit d; a cell with one

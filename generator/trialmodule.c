@@ -524,7 +524,7 @@ fail:
     return NULL;
 }
 
-/* te_run(masks, task, g, depth_limit, length_limit, solution, time_limit, trace, state, search_cap) -> dict
+/* te_run(masks, task, g, depth_limit, length_limit, solution, time_limit, trace, state, search_cap, upper) -> dict
  *
  * task "B": the B rating (gB with g) of the puzzle, braids up to length_limit ("value").
  * task "TE": the T&E-depth (gT&E with g), up to depth_limit ("depth").
@@ -536,19 +536,20 @@ fail:
  * digits, 0 undecided, of the final state) and "masks" (its 81 cell masks: a value's digit or the
  * candidates) when `state` is true (None otherwise), "trace" ((events, chains)) when asked, and
  * "closing": the braid length whose closure at depth 0 was under way last (te.h), or 0.
- * search_cap > 0 replaces TE_SEARCH_CAP (te.c close_theory), for tests: no outcome depends on it. */
+ * search_cap > 0 replaces TE_SEARCH_CAP (te.c close_theory), for tests: no outcome depends on it.
+ * upper > 0 (task B only, without trace or state): a known upper bound on the rating (te.h Te.upper). */
 static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     (void)self;
     static char *kwlist[] = {"masks", "task", "g", "depth_limit", "length_limit", "solution", "time_limit",
-                             "trace", "state", "search_cap", NULL};
+                             "trace", "state", "search_cap", "upper", NULL};
     PyObject *masks_obj, *solution_obj = Py_None, *time_obj = Py_None;
     const char *task;
-    int gflag = 0, depth_limit = 3, length_limit = 36, want_trace = 0, want_state = 0;
+    int gflag = 0, depth_limit = 3, length_limit = 36, want_trace = 0, want_state = 0, upper = 0;
     long search_cap = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|piiOOppl:te_run", kwlist, &masks_obj, &task, &gflag,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Os|piiOOppli:te_run", kwlist, &masks_obj, &task, &gflag,
                                      &depth_limit, &length_limit, &solution_obj, &time_obj, &want_trace,
-                                     &want_state, &search_cap))
+                                     &want_state, &search_cap, &upper))
         return NULL;
     if (search_cap < 0) return PyErr_Format(PyExc_ValueError, "search_cap must be >= 0");
     uint16_t masks[81];
@@ -574,13 +575,15 @@ static PyObject *py_te_run(PyObject *self, PyObject *args, PyObject *kwargs)
     for (int k = 0; k < (int)(sizeof TASKS / sizeof TASKS[0]); ++k)
         if (!strcmp(task, TASKS[k].name)) kind = k;
     if (kind < 0) return PyErr_Format(PyExc_ValueError, "unknown task %s", task);
+    if (upper < 0 || upper > 81 || (upper && (strcmp(task, "B") || want_trace || want_state)))
+        return PyErr_Format(PyExc_ValueError, "upper must be 0..81, and 0 but for task B without trace or state");
 
     Poll poll = {time_limit > 0 ? now_seconds() + time_limit : 0, 0, 0};
     TeTrace trace;
     memset(&trace, 0, sizeof trace);
     Te te = {.ctl = {.budget = LONG_MAX, .poll = te_poll, .poll_arg = &poll, .until_poll = SR_POLL_EVERY},
              .solution = has_solution ? solution : NULL, .trace = want_trace ? &trace : NULL,
-             .search_cap = search_cap};
+             .search_cap = search_cap, .upper = upper};
     Grid g;
     int depth = -1, value = -1;
     te_new_run();
@@ -646,7 +649,7 @@ static PyMethodDef methods[] = {
      "if g) if it is at most limit (>= 1), else 0."},
     {"te_run", (PyCFunction)(void (*)(void))py_te_run, METH_VARARGS | METH_KEYWORDS,
      "te_run(masks, task, g=False, depth_limit=3, length_limit=36, solution=None, time_limit=None, "
-     "trace=False, state=False, search_cap=0) -> dict: the compiled T&E engine (generator/te.c) on a puzzle given by 81 cell masks; "
+     "trace=False, state=False, search_cap=0, upper=0) -> dict: the compiled T&E engine (generator/te.c) on a puzzle given by 81 cell masks; "
      "task B, TE, classify, BxB or BxBB (see te.c and sudorules/engine/te.py)."},
     {NULL, NULL, 0, NULL},
 };

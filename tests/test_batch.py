@@ -200,3 +200,34 @@ def test_an_output_that_is_not_ours_is_refused_and_left_intact(tmp_path):
         with pytest.raises(BatchError):
             rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1))
         assert out.read_bytes() == content
+
+
+def test_a_row_rates_w_and_b_first_and_gives_them_to_b_and_gb_as_bounds(monkeypatch):
+    """In a row, W and B are rated before B and gB whatever the order asked (Rater, UPPER_BOUNDS):
+    B gets W as its upper bound, gB the smaller of B and W; the values are those of each rating alone
+    and the columns keep the order asked."""
+    from sudorules import Puzzle, generate_puzzles
+    from sudorules.batch.rating import Rater
+    from sudorules.engine import te
+    from sudorules.reader import PuzzleRecord
+
+    calls = []
+    rate_braids = te.rate_braids
+
+    def recording(puzzle, **kwargs):
+        calls.append((kwargs["g"], kwargs.get("upper")))
+        return rate_braids(puzzle, **kwargs)
+
+    monkeypatch.setattr(te, "rate_braids", recording)
+    rater, alone = Rater(("gB", "B", "W")), {name: Rater((name,)) for name in ("gB", "B", "W")}
+    for n, text in enumerate(generate_puzzles("controlled-bias", 3, seed=61)["puzzle"]):
+        record = PuzzleRecord(n + 1, text, Puzzle.from_string(text))
+        calls.clear()
+        row = rater.rate(record)
+        assert row.status == "solved"
+        w, b = row.ratings["W"], row.ratings["B"]
+        assert calls == [(False, w), (True, min(b, w))]
+        for name, single in alone.items():
+            assert single.rate(record).ratings[name] == row.ratings[name], (text, name)
+        assert row.values(("gB", "B", "W"))[2:5] == [str(row.ratings[r]) for r in ("gB", "B", "W")]
+

@@ -155,6 +155,35 @@ def test_b_task_checks_the_depth_only_when_short_braids_do_not_solve():
     assert te.rate_braids(_puzzle(SHC_SAMPLE[7][0])).status is Status.BEYOND_TE1
 
 
+def test_an_upper_bound_ends_the_rating_one_length_sooner():
+    """A rating known to bound B or gB from above (gB <= B <= W: te.rate_braids' ``upper``) ends the
+    closure once the length below it is stuck: the same values, fewer searches where the bound is the
+    rating (the searches of its length are not made), none saved where it is above; and a bound that
+    is not a rating is refused."""
+    puzzles = _generated(6, seed=59) + [_puzzle(W11)]
+    saved = 0
+    for puzzle in puzzles:
+        solution = _solution(puzzle)
+        b = te.rate_braids(puzzle, solution=solution)
+        for g in (False, True):
+            alone = te._run(puzzle, "B", g=g, solution=solution)
+            bounded = te._run(puzzle, "B", g=g, solution=solution, upper=b.value)
+            assert (bounded["outcome"], bounded["value"]) == ("solved", alone["value"]), (str(puzzle), g)
+            assert bounded["searches"] <= alone["searches"]
+            saved += alone["searches"] - bounded["searches"]
+            above = te._run(puzzle, "B", g=g, solution=solution, upper=b.value + 1)
+            assert above["searches"] == alone["searches"] and above["value"] == alone["value"]
+            assert te.rate_braids(puzzle, g=g, solution=solution, upper=b.value) == te.Rating(alone["value"],
+                                                                                              Status.SOLVED)
+    assert saved > 0
+    puzzle = _puzzle(W11)
+    for bad in (-1, 82, 2.5):
+        with pytest.raises(ValueError):
+            te.rate_braids(puzzle, upper=bad)
+    with pytest.raises(ValueError):  # a path must find every step: no bound there
+        te._run(puzzle, "B", trace=True, upper=11)
+
+
 #: Magictour top1465 #182 (W22): B = 16 in a tenth of a second, its gB not found in minutes (its
 #: g-braid pass at length 13 searches millions of partial g-braids: docs/engine.md)
 TOP1465_182 = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"

@@ -23,6 +23,14 @@ from ..engine.solver import Solver, unique_solution
 #: sub-classifications of depths 2 and 3 (SPEC §10), empty for puzzles of a lower depth.
 COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
 
+#: The ratings that bound a braid rating from above (braids include whips, g-braids include braids and
+#: g-whips include whips: gB <= B <= W, gB <= gW, SPEC §4), computed first in a row, so that B and gB
+#: stop as soon as their closure one length short of the bound is stuck (te.rate_braids' ``upper``).
+#: cb-001, the first 60 puzzles of each level, one core: gB given B 0.52-0.76x the CPU at gB 2-9, B
+#: given W 0.46-0.60x at B 2-9 (docs/engine.md).
+UPPER_BOUNDS = {"B": ("W",), "gB": ("B", "gW", "W")}
+_BOUNDS_FIRST = {"W": 0, "gW": 0, "B": 1, "gB": 2}  # the order of computation in a row
+
 
 # The registry of rule families imports the whole resolution package (its checkers), which a run of
 # compiled ratings never needs (a fifth of `rate --rating B`'s start-up, importtime): the rule-based
@@ -200,25 +208,30 @@ class Rater:
         if self.classify:
             outcomes = self._classify(puzzle, solution, row)
         else:
-            outcomes = []
-            for name in self.ratings:
-                outcomes.append(self._rate_one(name, puzzle, solution, row))
+            done: dict[str, tuple[str, str]] = {}
+            for name in sorted(self.ratings, key=lambda r: _BOUNDS_FIRST.get(r, 1)):
+                done[name] = self._rate_one(name, puzzle, solution, row, done)
                 if on_rating is not None:  # the row so far: kept if the worker is killed before the end
                     on_rating(replace(row, ratings=dict(row.ratings), seconds=time.perf_counter() - started,
-                                      status=str(max((status for status, _ in outcomes), key=STATUSES.index))))
+                                      status=str(max((status for status, _ in done.values()), key=STATUSES.index))))
+            outcomes = [done[name] for name in self.ratings]
         row.status = str(max((status for status, _ in outcomes), key=STATUSES.index))
         names = ["classify", "gte_depth"] if self.classify else self.ratings
         row.error = "; ".join(f"{name}: {error}" for name, (_, error) in zip(names, outcomes) if error)
         row.seconds = time.perf_counter() - started
         return row
 
-    def _rate_one(self, name: str, puzzle, solution, row: RatingRow) -> tuple[str, str]:
-        """One rating into ``row.ratings[name]``; its (status, error)."""
+    def _rate_one(self, name: str, puzzle, solution, row: RatingRow,
+                  done: Optional[dict[str, tuple[str, str]]] = None) -> tuple[str, str]:
+        """One rating into ``row.ratings[name]``; its (status, error).  ``done``: the (status, error)
+        of the ratings already in ``row``, whose solved values may bound this one (UPPER_BOUNDS)."""
         from ..engine import te
 
         if name in ("B", "gB"):
+            bounds = [row.ratings[b] for b in UPPER_BOUNDS[name]
+                      if done and done.get(b, ("",))[0] == "solved" and row.ratings.get(b) is not None]
             rating = te.rate_braids(puzzle, g=name == "gB", max_length=self.max_length, solution=solution,
-                                    time_limit=self.time_limit)
+                                    time_limit=self.time_limit, upper=min(bounds, default=None))
             row.ratings[name] = rating.value
             return str(rating.status), rating.error
         if name in ("TE", "BxB", "BxBB"):

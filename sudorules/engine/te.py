@@ -116,13 +116,13 @@ BEYOND = {1: Status.BEYOND_TE1, 2: Status.BEYOND_TE2, 3: Status.BEYOND_TE3}
 
 def _run(puzzle: Puzzle, task: str, *, g: bool = False, depth_limit: int = MAX_DEPTH, length_limit: int = 36,
          solution: Optional[Sequence[int]] = None, time_limit: Optional[float] = None, trace: bool = False,
-         state: bool = False, search_cap: int = 0) -> dict:
+         state: bool = False, search_cap: int = 0, upper: int = 0) -> dict:
     """One call of the engine.  ``search_cap``: the nodes a braid search may visit before the closure
     puts it off (te.c close_theory; 0 for the engine's own), for the tests that check the outcome does
-    not depend on it."""
+    not depend on it.  ``upper``: task B's known upper bound (:func:`rate_braids`; 0: none)."""
     return _trial.te_run(puzzle.masks(), task, g, depth_limit, length_limit,
                          None if solution is None else "".join(map(str, solution)), time_limit, trace, state,
-                         search_cap)
+                         search_cap, upper)
 
 
 def _stopped(answer: dict) -> Optional[Status]:
@@ -156,11 +156,20 @@ def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solut
 
 
 def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, solution: Optional[Sequence[int]] = None,
-                time_limit: Optional[float] = None) -> Rating:
+                time_limit: Optional[float] = None, upper: Optional[int] = None) -> Rating:
     """The B rating (gB with ``g``) of a puzzle with a unique solution: the smallest p such that
     braids (g-braids) of length <= p solve it.  A puzzle outside T&E(1) (gT&E(1) for gB: braids'
-    eliminations are exactly T&E(1)'s, SPEC §10.2) is told at once, status ``beyond-te1``."""
-    answer = _run(puzzle, "B", g=g, length_limit=max_length, solution=solution, time_limit=time_limit)
+    eliminations are exactly T&E(1)'s, SPEC §10.2) is told at once, status ``beyond-te1``.
+
+    ``upper``: another rating of the puzzle known to be at least this one (gB <= B <= W and
+    gB <= gW: g-braids include braids, braids include whips, SPEC §4).  Once the closure of length
+    ``upper - 1`` is stuck, the rating is ``upper`` and the searches of that length, which would only
+    find how, are not made (:class:`~sudorules.batch.Rater` passes the ratings it has).  A wrong bound
+    gives a wrong rating: pass only a rating computed for this very puzzle."""
+    if upper is not None and not (isinstance(upper, int) and 0 <= upper <= 81):
+        raise ValueError(f"upper must be a rating between 0 and 81, not {upper!r}")
+    answer = _run(puzzle, "B", g=g, length_limit=max_length, solution=solution, time_limit=time_limit,
+                  upper=upper or 0)
     stopped = _stopped(answer)
     if stopped is not None:
         return Rating(None, stopped, _what_is_known(puzzle, g, answer["closing"], max_length, solution,
