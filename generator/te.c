@@ -761,9 +761,13 @@ static int te_rate_first(Te *te, Grid *g, int gflag, int length_limit, int *dept
         return r;
     }
     if (r != TE_QUIET) return r;
-    Grid h = start; /* the depth, from the puzzle */
-    r = te_depth(te, &h, gflag, 1, depth);
-    if (r != TE_SOLVED) return r; /* outside T&E(1): TE_QUIET, *depth -1 */
+    if (te->upper) /* a rating that solves the puzzle puts it in T&E(1) (gT&E(1)), and B_6 (gB_6), */
+        *depth = 1; /* which holds BRT (BRT + whips[1]), does not solve it: depth 1, no check needed */
+    else {
+        Grid h = start; /* the depth, from the puzzle */
+        r = te_depth(te, &h, gflag, 1, depth);
+        if (r != TE_SOLVED) return r; /* outside T&E(1): TE_QUIET, *depth -1 */
+    }
     T.p = length_limit;
     r = te_close_at(te, g, &T, 0, -1, 0, first + 1, &q);
     if (r == TE_SOLVED) *value = q;

@@ -158,8 +158,8 @@ def test_b_task_checks_the_depth_only_when_short_braids_do_not_solve():
 def test_an_upper_bound_ends_the_rating_one_length_sooner():
     """A rating known to bound B or gB from above (gB <= B <= W: te.rate_braids' ``upper``) ends the
     closure once the length below it is stuck: the same values, fewer searches where the bound is the
-    rating (the searches of its length are not made), none saved where it is above; and a bound that
-    is not a rating is refused."""
+    rating (the searches of its length are not made), none saved where it is above, and no T&E-depth
+    check (the bound puts the puzzle in T&E(1)); a bound that is not a rating is refused."""
     puzzles = _generated(6, seed=59) + [_puzzle(W11)]
     saved = 0
     for puzzle in puzzles:
@@ -168,11 +168,18 @@ def test_an_upper_bound_ends_the_rating_one_length_sooner():
         for g in (False, True):
             alone = te._run(puzzle, "B", g=g, solution=solution)
             bounded = te._run(puzzle, "B", g=g, solution=solution, upper=b.value)
-            assert (bounded["outcome"], bounded["value"]) == ("solved", alone["value"]), (str(puzzle), g)
+            assert (bounded["outcome"], bounded["value"], bounded["depth"]) == ("solved", alone["value"],
+                                                                                 alone["depth"]), (str(puzzle), g)
             assert bounded["searches"] <= alone["searches"]
+            if b.value > 6:  # past braids of 6 cells, the T&E-depth check is not needed either
+                assert bounded["hypotheses"] == 0 < alone["hypotheses"]
             saved += alone["searches"] - bounded["searches"]
             above = te._run(puzzle, "B", g=g, solution=solution, upper=b.value + 1)
-            assert above["searches"] == alone["searches"] and above["value"] == alone["value"]
+            assert (above["value"], above["depth"]) == (alone["value"], alone["depth"])
+            if b.value <= 6:  # solved before the bound and before any depth check: nothing saved
+                assert above["searches"] == alone["searches"]
+            else:
+                assert above["hypotheses"] == 0 < alone["hypotheses"] and above["searches"] <= alone["searches"]
             assert te.rate_braids(puzzle, g=g, solution=solution, upper=b.value) == te.Rating(alone["value"],
                                                                                               Status.SOLVED)
     assert saved > 0
