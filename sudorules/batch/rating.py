@@ -250,9 +250,10 @@ class Rater:
             if status == "not-solved" and not te.in_te1(puzzle, g=g, solution=solution):
                 return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "chain")
             return status, ""
-        # Whips of length <= 2 are confluent: the compiled engine gives their closure, the rating when
-        # it solves the puzzle (W 0-2), else the state where the rules start (rule loading, fact
-        # resets and levels 1-2 were most of an easy puzzle's time); and a puzzle outside T&E(1) has
+        # Whips of length <= 2 (g-whips <= 3) are confluent: the compiled engine gives their closure,
+        # the rating when it solves the puzzle (W 0-2, gW 0-3), else the state where the rules start
+        # (rule loading, fact resets and the short levels were most of an easy puzzle's time: 200 gW3
+        # puzzles of cb-001 3.44 -> 0.33 CPU-s); and a puzzle outside T&E(1) has
         # no W (gW) rating, told at once (the rules took 0.3-0.6 s to fail on SHC's BxB examples).
         g = name.startswith("g")
         start = te.short_whips(puzzle, g=g, solution=solution)

@@ -181,11 +181,16 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
     return Rating(answer["value"], Status.SOLVED)
 
 
+#: The longest whips (g-whips) whose theory is the braids' (g-braids') of the same length, so confluent:
+#: W2 = B2 and gW3 = gB3 (SPEC §5.1, PBCS §7.4; docs/engine.md gives the argument for gW3 = gB3).
+CONFLUENT_WHIPS = {False: 2, True: 3}
+
+
 @dataclass(frozen=True)
 class ShortWhips:
-    """What whips of length <= 2 (g-whips with ``g``) do to a puzzle: its W (gW) rating when they
-    solve it, else the state they leave as a pencilmark puzzle; ``beyond`` for a puzzle outside T&E(1)
-    (gT&E(1)), which no whip solves."""
+    """What whips of length <= 2 (g-whips of length <= 3 with ``g``: :data:`CONFLUENT_WHIPS`) do to a
+    puzzle: its W (gW) rating when they solve it, else the state they leave as a pencilmark puzzle;
+    ``beyond`` for a puzzle outside T&E(1) (gT&E(1)), which no whip solves."""
 
     rating: Optional[int]
     state: Optional[Puzzle]
@@ -193,11 +198,12 @@ class ShortWhips:
 
 
 def short_whips(puzzle: Puzzle, *, g: bool = False, solution: Optional[Sequence[int]] = None) -> ShortWhips:
-    """The confluent start of a W (gW) rating: W2 = B2 and gW2 = gB2 (SPEC §5.1) are confluent, so
-    their closure (the compiled engine's braids of length <= 2, about a millisecond) is the state any
-    simplest-first path of whips reaches before its first whip[3], and the rating when it solves the
-    puzzle (W 0-2: 58 % of cb-001).  The rules then need to run only from that state."""
-    answer = _run(puzzle, "B", g=g, length_limit=2, solution=solution, state=True)
+    """The confluent start of a W (gW) rating: W2 = B2 and gW3 = gB3 are confluent, so their closure
+    (the compiled engine's braids of length <= 2, g-braids of length <= 3: about a millisecond) is the
+    state any simplest-first path of whips (g-whips) reaches before its first longer one, and the
+    rating when it solves the puzzle (W 0-2: 58 % of cb-001, gW 0-3: 78 %).  The rules then need to
+    run only from that state."""
+    answer = _run(puzzle, "B", g=g, length_limit=CONFLUENT_WHIPS[g], solution=solution, state=True)
     if answer["depth"] < 0:
         return ShortWhips(None, None, beyond=True)
     if answer["value"] >= 0:
