@@ -27,7 +27,7 @@ COMPILED_RATINGS = ("B", "gB", "TE", "BxB", "BxBB")
 #: g-whips include whips: gB <= B <= W, gB <= gW, SPEC §4), computed first in a row, so that B and gB
 #: stop as soon as their closure one length short of the bound is stuck (te.rate_braids' ``upper``).
 #: cb-001, the first 60 puzzles of each level, one core: gB given B 0.52-0.76x the CPU at gB 2-9, B
-#: given W 0.46-0.60x at B 2-9 (docs/engine.md).
+#: given W 0.46-0.54x at B 2-7 (docs/engine.md).
 UPPER_BOUNDS = {"B": ("W",), "gB": ("B", "gW", "W")}
 _BOUNDS_FIRST = {"W": 0, "gW": 0, "B": 1, "gB": 2}  # the order of computation in a row
 
