@@ -275,13 +275,19 @@ static unsigned memo_slot(SetKey key, int last)
     return (unsigned)(h >> 48) & (MEMO_SIZE - 1);
 }
 
+/* The key of a set with member `key_index` (a label, or NL + a g-label) added, or taken out again. */
+static void flip_key(SetKey *key, int key_index)
+{
+    key->a ^= SET_KEY[key_index].a;
+    key->b ^= SET_KEY[key_index].b;
+}
+
 /* Add rlc `i` (bit i of `bits`: the label rlcs, or the g-rlcs) to a partial chain's set, or take it out
  * again: the set and its key change together, in one place. */
 static void flip_rlc(uint64_t *bits, SetKey *key, int i, int key_index)
 {
     bits[i >> 6] ^= 1ull << (i & 63);
-    key->a ^= SET_KEY[key_index].a;
-    key->b ^= SET_KEY[key_index].b;
+    flip_key(key, key_index);
 }
 
 /* 1 if (the set of key `key`, last) failed with at least `rem` cells left in this search. */
@@ -971,8 +977,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
     }
     for (int i = 0; i < n_doms; ++i) { /* their dominators failed: so do they */
         SetKey key = s->key;
-        key.a ^= SET_KEY[doms[i]].a;
-        key.b ^= SET_KEY[doms[i]].b;
+        flip_key(&key, doms[i]);
         memo_fail(memo_slot(key, s->tag), key, s->tag, rem - 1);
     }
     memo_fail(slot, s->key, s->tag, rem);

@@ -222,14 +222,14 @@ class Rater:
         return row
 
     def _rate_one(self, name: str, puzzle, solution, row: RatingRow,
-                  done: Optional[dict[str, tuple[str, str]]] = None) -> tuple[str, str]:
+                  done: dict[str, tuple[str, str]]) -> tuple[str, str]:
         """One rating into ``row.ratings[name]``; its (status, error).  ``done``: the (status, error)
         of the ratings already in ``row``, whose solved values may bound this one (UPPER_BOUNDS)."""
         from ..engine import te
 
         if name in ("B", "gB"):
             bounds = [row.ratings[b] for b in UPPER_BOUNDS[name]
-                      if done and done.get(b, ("",))[0] == "solved" and row.ratings.get(b) is not None]
+                      if done.get(b, ("",))[0] == "solved" and row.ratings.get(b) is not None]
             rating = te.rate_braids(puzzle, g=name == "gB", max_length=self.max_length, solution=solution,
                                     time_limit=self.time_limit, upper=min(bounds, default=None))
             row.ratings[name] = rating.value
