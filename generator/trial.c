@@ -244,16 +244,24 @@ static int tick(SrCtl *ctl)
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
  * rlcs S, last rlc; -1 for braids, -2 for g-braids), with a generation number so that each search starts with it empty
  * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
- * number of cells that failed to complete from there.  Static (1.5 MB; one search at a time: the module
+ * number of cells that failed to complete from there.  Static (6 MB; one search at a time: the module
  * holds the GIL).
  * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
  * raters search without a budget, up to millions of nodes on BxB puzzles, and a slot evicted there
- * means a subtree explored again.
+ * means a subtree explored again.  g-braid searches use 2^18 slots, whips and braids the first 2^16:
+ * with the failed subsets below, the deepest g-braid searches met (Magictour top1465 #182: passes of
+ * millions of nodes at lengths 14-15) are bound by evictions, gB 52 -> 5.4 CPU-s at 2^16 -> 2^18
+ * (2^20: 5.7 s), the other puzzles of bench_gb_vs_b within noise; braid searches at 2^18 changed
+ * nothing on cb-001 or SHC's BxB examples but the order of top1465 #113's put-off searches (te.c
+ * close_theory), its B 0.20 -> 0.40 s, so they keep what they had.
  * A set is known by its 128-bit key (the XOR of the SET_KEY of its members, random and fixed), not by
  * its bitsets: two different sets share a key with probability 2^-128, nothing next to the hardware's
  * own error rates, and an entry of 24 bytes rather than 232 keeps the table in the caches (15 MB ->
  * 1.5 MB; the W11 puzzle of issue 23 under gB, one core: 281 -> 275 ms). */
-#define MEMO_SIZE (1 << 16)
+enum { MEMO_BRAID = -1, MEMO_G_BRAID = -2 }; /* the `last` of braid and g-braid entries */
+#define MEMO_BITS 16   /* whips and braids */
+#define MEMO_BITS_G 18 /* g-braids */
+#define MEMO_SIZE (1 << MEMO_BITS_G)
 static struct {
     SetKey key;
     uint32_t gen;
@@ -272,7 +280,7 @@ uint64_t sr_cache_tag(void) { return ++last_tag; }
 static unsigned memo_slot(SetKey key, int last)
 {
     uint64_t h = (key.a ^ (uint64_t)(last + 1) * 0x9E3779B97F4A7C15ull) * 0xFF51AFD7ED558CCDull;
-    return (unsigned)(h >> 48) & (MEMO_SIZE - 1);
+    return (unsigned)(h >> (64 - (last == MEMO_G_BRAID ? MEMO_BITS_G : MEMO_BITS)));
 }
 
 /* The key of a set with member `key_index` (a label, or NL + a g-label) added, or taken out again. */
@@ -590,7 +598,8 @@ int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrC
  * are any members of inc, chosen when it is printed (te.c, sudorules/engine/te.py).
  *
  * Extensions depend on the set S only, not on the order its rlcs came in, so a set that failed is
- * recorded in the cache (last = -1, g-braids -2) and not explored again in another order.
+ * recorded in the cache (last MEMO_BRAID, g-braids MEMO_G_BRAID) and not explored again in another
+ * order; with g, a set holding a failed one less one or two rlcs fails too (failed_subset).
  *
  * Why it exists: a lean stage builds the partial braids (g-braids) of one target in CLIPS, tens of
  * milliseconds a target at lengths 6-7 (more than ten times that for g-braids), and most targets
@@ -605,7 +614,7 @@ typedef struct {
     uint64_t gvars[WV]; /* the variables of the g-rlcs */
     uint64_t decided[WV]; /* the variables of Z and of the label rlcs (disjoint: the rlcs are compatible) */
     SetKey key;         /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
-    int tag;            /* its cache entries' `last`: -1 braids, -2 g-braids (a set that failed as a
+    int tag;            /* its cache entries' `last`: MEMO_BRAID, MEMO_G_BRAID (a set that failed as a
                          * braid may still make a g-braid: the two never read each other's entries) */
     int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
     SrChain *chain;
@@ -622,16 +631,68 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
 
 static int child_may_pass(const BraidSearch *s, const Round *rd, int need, const uint64_t *links);
 
+/* ---- failed subsets (g-braids) -------------------------------------------------------------------
+ *
+ * A partial g-braid S (its rlcs in path order, the newest at k) with R cells left fails when S less one
+ * of its earlier rlcs y failed with R + 1 cells left, or S less two, y before y', with R + 2: a
+ * completion C of S would make y, y', C a completion of that smaller set.  It is one: y's variable had
+ * every other member linked to rlcs before y, all in the smaller set, and y is compatible with all of
+ * them (likewise y' with y added); after y and y' the set is S again, where C is valid, since
+ * extensions depend on the set only (above).  One exception: a g-rlc y = G of variable V followed in
+ * S by a label of G (an rlc through another variable), which decides V, so G could no longer be a cell
+ * of the smaller set; such a y is not taken out (`decided` holds V).  The cache holds only true
+ * failures (every cut of the search is sound), so this is one too, and is cached like the others.
+ *
+ * Why: the exact-set cache meets a set again only in another order of the same rlcs, but deep
+ * searches meet many supersets of failed sets that their own search never built (the failed set cut
+ * by the lean test, a dominated child, a child built in another branch): the nogood subsumption of
+ * constraint search, restricted to one or two rlcs taken out (1 + k + k(k - 1) / 2 probes).  Magictour
+ * top1465 #182 (B = gB = 16): gB given its B 3,979 -> 167 CPU-s with one rlc taken out, 52 s with two
+ * (5.4 s with the larger table above); the W11 puzzle of issue 23 gB 76 -> 72 ms, top1465 #89 107 -> 97
+ * ms; cb-001 under gB 3,016 cuts in 3.6 million nodes, its time the same.  A test build that also
+ * searched every child it cut found no g-braid below one (all of cb-001 and the hard puzzles of
+ * bench_gb_vs_b under gB).  In braid searches it cut as much but reordered top1465 #113's put-off
+ * searches (B 0.20 -> 0.39 s) for nothing elsewhere: g-braids only. */
+static int removable(const BraidSearch *s, int i)
+{
+    int v = s->path_var[i];
+    return s->path_rlc[i] < NL || !(s->decided[v >> 6] >> (v & 63) & 1u);
+}
+
+static int failed_subset(const BraidSearch *s, int k)
+{
+    const int rem = s->limit - k; /* the cells left to S less one rlc */
+    for (int i = 0; i < k; ++i) {
+        if (!removable(s, i)) continue;
+        SetKey less = s->key;
+        flip_key(&less, s->path_rlc[i]);
+        if (memo_failed(memo_slot(less, s->tag), less, s->tag, rem)) return 1;
+    }
+    for (int i = 0; i < k; ++i) {
+        if (!removable(s, i)) continue;
+        SetKey less = s->key;
+        flip_key(&less, s->path_rlc[i]);
+        for (int j = i + 1; j < k; ++j) {
+            if (!removable(s, j)) continue;
+            SetKey less2 = less;
+            flip_key(&less2, s->path_rlc[j]);
+            if (memo_failed(memo_slot(less2, s->tag), less2, s->tag, rem + 1)) return 1;
+        }
+    }
+    return 0;
+}
+
 /* The partial braid of length k + 1 whose newest rlc, already in s, has `links` (its links, or a g-rlc's
  * g-links), its parent's propagation contradicting by round `bound`:
- * braid_extend from it unless the cache knows it failed with as many cells left or, when the parent
- * kept its `rounds`, child_may_pass says it fails the lean test. */
+ * braid_extend from it unless the cache knows it failed with as many cells left, when the parent
+ * kept its `rounds`, child_may_pass says it fails the lean test, or (g-braids) a failed subset says
+ * it fails. */
 static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint16_t free[NV], const uint64_t near[WV],
                        const uint64_t *links, int bound, const Round *rounds)
 {
     unsigned slot = memo_slot(s->key, s->tag);
     if (memo_failed(slot, s->key, s->tag, s->limit - (k + 1))) return SR_NONE;
-    if (rounds && !child_may_pass(s, rounds, s->limit - k - 1, links)) {
+    if ((rounds && !child_may_pass(s, rounds, s->limit - k - 1, links)) || (s->g && failed_subset(s, k))) {
         memo_fail(slot, s->key, s->tag, s->limit - (k + 1));
         return SR_NONE;
     }
@@ -987,7 +1048,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
 int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, SrChain *chain)
 {
     BraidSearch s = {.c = c, .limit = limit > 81 ? 81 : limit, .g = g, .strict = strict, .ctl = ctl,
-                     .key = SET_KEY[z], .tag = g ? -2 : -1, .chain = chain};
+                     .key = SET_KEY[z], .tag = g ? MEMO_G_BRAID : MEMO_BRAID, .chain = chain};
     put(s.rlcs, z);
     flip_decided(&s, z);
     int bound = sr_propagate(c, s.rlcs, s.grlcs, g, s.limit); /* the root's lean test */

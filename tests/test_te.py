@@ -118,6 +118,27 @@ def test_compiled_b_and_gb_equal_the_rules_on_more_generated_puzzles():
 W11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."
 
 
+#: Magictour top1465 #182 (W22 in SudoRules' published examples): B = 16; its gB was first found here by a
+#: search without the failed-subset cuts of trial.c, 16 in 3,979 CPU-s, and is now a few seconds
+TOP1465_182 = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"
+
+
+@pytest.mark.slow
+def test_the_deepest_g_braid_closure_met_ends_with_the_same_gb():
+    """top1465 #182's gB is the proof that g-braids of length <= 15 leave it unsolved (millions of
+    partial g-braids at lengths 14-15): with the failed-subset cuts (trial.c) it ends within two
+    minutes and equals what the search without them found in an hour, and that braids of length
+    <= 16 solve it (B); no bound is given, so its passes at 16 must solve it too (a wrong cut could
+    only leave targets uneliminated)."""
+    puzzle = _puzzle(TOP1465_182)
+    solution = _solution(puzzle)
+    b = te.rate_braids(puzzle, solution=solution)
+    assert b.status is Status.SOLVED
+    assert te.rate_braids(puzzle, g=True, solution=solution, time_limit=120) == te.Rating(b.value, Status.SOLVED)
+    assert te.rate_braids(puzzle, g=True, solution=solution, max_length=b.value - 1,
+                          time_limit=120).status is Status.NOT_SOLVED
+
+
 @pytest.mark.parametrize("cap", [1, 7, 300])
 def test_searches_put_off_change_no_value(cap):
     """A closure puts off a braid search past its cap and closes each length in full later (te.c

@@ -422,9 +422,10 @@ def test_g_whip_argument_errors():
 @pytest.mark.slow
 def test_compiled_g_braid_search_matches_reference_at_longer_lengths():
     """The g-braid search skips the children that a sibling label dominates (trial.c: its new links
-    hold all of theirs) and caches them as failed when their node fails: at lengths 6-8, where
-    partial g-braids have many siblings, it still answers as trial.py's plain recursion, which
-    builds every child (540 questions, about 30 s)."""
+    hold all of theirs) and caches them as failed when their node fails, and cuts a partial g-braid
+    holding a failed one with one or two rlcs more (trial.c, failed subsets): at lengths 6-8, where
+    partial g-braids have many siblings and deep subtrees, it still answers as trial.py's plain
+    recursion, which builds every child (540 questions, about 30 s)."""
     rng = random.Random(5)
     answers = Counter()
     for labels in plausible_states(30, seed=77):
