@@ -12,14 +12,20 @@ once the closure one length short of B is stuck: te.rate_braids' ``upper``), aga
 both costs beyond its B.  The issue's target is the gB column alone.
 
     PYTHONPATH=. python benchmarks/bench_gb_vs_b.py --per-level 400 --rounds 2
+
+With ``--file PATH`` it rates every puzzle of that file instead (one per line, its first 81
+characters), B and gB alone, each once with ``--hard-limit``, and prints the statuses, the totals
+and, for the puzzles with B >= ``--min-b`` (10 by default: W >= B, so these include every W10+
+puzzle rated B), how gB / B is spread and each puzzle above 3x: e.g. Magictour's top1465 list.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Optional
 
 import sudorules
 from sudorules.engine import te
@@ -62,13 +68,54 @@ def _times(puzzles: list, rounds: int) -> tuple[float, float, float]:
     return spent[0], spent[1], spent[2]
 
 
+def _alone(puzzle, solution, limit: float) -> list[tuple]:
+    """B then gB of one puzzle, each alone with a time limit: (value or what is known, CPU seconds)."""
+    cells = []
+    for g in (False, True):
+        started = time.process_time()
+        rating = te.rate_braids(puzzle, g=g, solution=solution, time_limit=limit)
+        told = f"{rating.status.value}: {rating.error}" if rating.error else rating.status.value
+        cells.append((rating.value if rating.value is not None else told, time.process_time() - started))
+    return cells
+
+
+def _ratio(cells: list[tuple]) -> Optional[float]:
+    return cells[1][1] / cells[0][1] if isinstance(cells[0][0], int) and cells[0][1] > 0 else None
+
+
+def _whole_file(path: Path, limit: float, min_b: int) -> None:
+    texts = [line[:81] for line in path.read_text().splitlines() if line.strip()]
+    rows, statuses = [], Counter()
+    for number, text in enumerate(texts, 1):
+        puzzle = sudorules.parse_puzzle(text)
+        cells = _alone(puzzle, unique_solution(puzzle), limit)
+        statuses[tuple("solved" if isinstance(v, int) else v.split(":")[0] for v, _ in cells)] += 1
+        rows.append((number, cells))
+    print(f"{len(texts)} puzzles of {path.name}; (B, gB) statuses: {dict(statuses)}; "
+          f"B {sum(c[0][1] for _, c in rows):.1f} CPU s, gB {sum(c[1][1] for _, c in rows):.1f} CPU s")
+    hard = [(n, c) for n, c in rows if isinstance(c[0][0], int) and c[0][0] >= min_b]
+    spread = Counter(next((f"<= {edge}x" for edge in (1.5, 2, 3) if _ratio(c) <= edge), "> 3x") for _, c in hard)
+    print(f"{len(hard)} with B >= {min_b}: B {sum(c[0][1] for _, c in hard):.2f} CPU s, gB "
+          f"{sum(c[1][1] for _, c in hard):.2f} CPU s; gB / B {dict(sorted(spread.items()))}")
+    print("\n| line | B | B CPU s | gB | gB CPU s | gB / B |\n|---|---|---|---|---|---|")
+    for number, cells in sorted(hard, key=lambda row: -_ratio(row[1])):
+        if _ratio(cells) > 3:
+            print(f"| {number} | {cells[0][0]} | {cells[0][1]:.3f} | {cells[1][0]} | {cells[1][1]:.3f} | "
+                  f"{_ratio(cells):.1f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-level", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--hard-limit", type=float, default=60.0, metavar="SECONDS",
                         help="time limit of each rating of the published W10+ puzzles (default 60)")
+    parser.add_argument("--file", type=Path, help="rate every puzzle of this file instead (see above)")
+    parser.add_argument("--min-b", type=int, default=10, help="with --file: the B from which a puzzle is listed")
     args = parser.parse_args()
+    if args.file:
+        _whole_file(args.file, args.hard_limit, args.min_b)
+        return
     lines = [line.split()[0] for line in (CB001 / "puzzles.txt").read_text().splitlines()]
     levels = [int(line.split()[0]) for line in (CB001 / "gB-ratings.txt").read_text().splitlines()]
     by_level: dict[int, list] = defaultdict(list)
@@ -88,14 +135,8 @@ def main() -> None:
     print("\n| published puzzle | B | B CPU s | gB | gB CPU s | gB / B |\n|---|---|---|---|---|---|")
     for name, text in PUBLISHED.items():
         puzzle = sudorules.parse_puzzle(text)
-        solution = unique_solution(puzzle)
-        cells = []
-        for g in (False, True):
-            started = time.process_time()
-            rating = te.rate_braids(puzzle, g=g, solution=solution, time_limit=args.hard_limit)
-            told = f"{rating.status.value}: {rating.error}" if rating.error else rating.status.value
-            cells.append((rating.value if rating.value is not None else told, time.process_time() - started))
-        ratio = f"{cells[1][1] / cells[0][1]:.1f}x" if isinstance(cells[0][0], int) and cells[0][1] > 0 else "-"
+        cells = _alone(puzzle, unique_solution(puzzle), args.hard_limit)
+        ratio = "-" if _ratio(cells) is None else f"{_ratio(cells):.1f}x"
         print(f"| {name} | {cells[0][0]} | {cells[0][1]:.3f} | {cells[1][0]} | {cells[1][1]:.3f} | {ratio} |")
 
 
