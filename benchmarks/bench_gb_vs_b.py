@@ -29,6 +29,7 @@ from typing import Optional
 
 import sudorules
 from sudorules.engine import te
+from sudorules.errors import SudorulesError
 from sudorules.engine.solver import unique_solution
 
 CB001 = Path(__file__).resolve().parent.parent.parent / "shared" / "oracle" / "cb-001"
@@ -87,8 +88,13 @@ def _whole_file(path: Path, limit: float, min_b: int) -> None:
     texts = [line[:81] for line in path.read_text().splitlines() if line.strip()]
     rows, statuses = [], Counter()
     for number, text in enumerate(texts, 1):
-        puzzle = sudorules.parse_puzzle(text)
-        cells = _alone(puzzle, unique_solution(puzzle), limit)
+        try:
+            puzzle = sudorules.parse_puzzle(text)
+            solution = unique_solution(puzzle)
+        except SudorulesError:  # not a puzzle with one solution: counted, not rated
+            statuses[("not a puzzle",)] += 1
+            continue
+        cells = _alone(puzzle, solution, limit)
         statuses[tuple("solved" if isinstance(v, int) else v.split(":")[0] for v, _ in cells)] += 1
         rows.append((number, cells))
     print(f"{len(texts)} puzzles of {path.name}; (B, gB) statuses: {dict(statuses)}; "
