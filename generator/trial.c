@@ -698,6 +698,66 @@ static int failed_subset(const BraidSearch *s, int k)
     return 0;
 }
 
+/* ---- sleeping children -----------------------------------------------------------------------
+ *
+ * The rlcs of a partial braid come in many orders, and each order of a failed set met again was a
+ * cache probe: the W11 puzzle of issue 23, in its last g-braid pass, tried 99,600 children for 10,600
+ * nodes, 71,600 of them sets already failed.  So a node keeps a sleep set (the partial-order
+ * reduction of model checking): its children that failed, and those its parent passed down; a child
+ * asleep is not tried again below a sibling.  With N a node, ci one of its children that failed
+ * (searched, or refused by a sound test: the cache, the lean test, the zero-slack rule, or a g-rlc
+ * that adds no link) and M a node below a later sibling, with ci a child of M too: a braid through
+ * M + ci is, with ci moved first, a braid through N + ci of the same length, which does not exist.
+ * Moving ci first keeps every cell between N and M valid, as long as it is
+ * - a label t: ci is not linked to t (both are rlcs of one braid), so t's variable keeps t as its
+ *   only free member, and ci decides none of t's variables (ci would be a second free member there;
+ *   a g-rlc ci's variable keeps 2-3 free members at M, t's had one);
+ * - a g-rlc G' of variable V' with free members f' when it came: f' less ci's links (g-links) must
+ *   keep two members, and a label ci must not be one of G''s (G' would hold an rlc): then V' holds
+ *   G' still.  When a cell below N fails this test, ci wakes up in that cell's subtree.
+ * The cells after M see the same set in both orders, and the search's other cuts (the cache, the
+ * subsets, dominance) depend on sets only: so a failure written below a sleeping child is still a
+ * true failure (by induction on the order in which failures are written, each resting on failures
+ * written before it), and the cache keeps its meaning.  Dominated children are not put to sleep:
+ * their failure rests on a sibling's that may come later.
+ *
+ * Measured (ninth session, one core): the W11 puzzle's last g-braid pass 99,600 -> 24,400 children
+ * tried (cache hits 71,600 -> 116), nodes 10,620 -> 10,574; A/B, three runs each: its gB 76 -> 67 ms
+ * and B 10.5 -> 9.6 ms, top1465 #182's gB 3.72 -> 2.65 CPU-s (with the fingerprints above), 3,000
+ * cb-001 puzzles under B and gB within noise.  A test build that searched every sleeping child anyway
+ * found no braid below one: all of cb-001 and of Magictour's top1465 under B and gB. */
+#define WS ((NL + NG + 63) / 64) /* uint64 words of a bitset of labels and g-labels (NL + k) */
+static uint64_t SLEEP[SR_MAX_CHAIN + 1][WS]; /* per depth, the sleep set of the node there */
+
+/* May ci (a label, or NL + a g-label), asleep at a node, stay so below its child by g-rlc gl of variable
+ * v, whose free members were f? */
+static int stays_asleep(int ci, int v, unsigned f, int gl)
+{
+    const uint64_t *links = ci < NL ? LINK[ci] : GLINK[ci - NL];
+    if (ci < NL)
+        for (unsigned ps = G_MASK[gl]; ps; ps &= ps - 1)
+            if (MEMBER[v][CTZ64(ps)] == ci) return 0;
+    int left = 0;
+    for (unsigned ps = f; ps; ps &= ps - 1) left += !has(links, MEMBER[v][CTZ64(ps)]);
+    return left >= 2;
+}
+
+/* The sleep set of the child at depth k + 1 whose rlc `x` (a label, or NL + a g-label) came from variable
+ * v, whose free members were f: the node's at depth k, less what wakes up below a g-rlc. */
+static void sleep_below(int k, int x, int v, unsigned f)
+{
+    if (x < NL) {
+        memcpy(SLEEP[k + 1], SLEEP[k], sizeof SLEEP[k]);
+        return;
+    }
+    for (int w = 0; w < WS; ++w) {
+        uint64_t keep = 0;
+        for (uint64_t bits = SLEEP[k][w]; bits; bits &= bits - 1)
+            if (stays_asleep(64 * w + CTZ64(bits), v, f, x - NL)) keep |= bits & -bits;
+        SLEEP[k + 1][w] = keep;
+    }
+}
+
 /* The partial braid of length k + 1 whose newest rlc, already in s, has `links` (its links, or a g-rlc's
  * g-links), its parent's propagation contradicting by round `bound`:
  * braid_extend from it unless the cache knows it failed with as many cells left, when the parent
@@ -718,6 +778,7 @@ static int braid_child(BraidSearch *s, int k, const uint64_t inc[W], const uint1
     memcpy(next_free, free, sizeof next_free);
     memcpy(next_near, near, sizeof next_near);
     join_inc(s->c, links, next, next_free, next_near, s->g);
+    sleep_below(k, s->path_rlc[k], s->path_var[k], free[s->path_var[k]]);
     return braid_extend(s, k + 1, next, next_free, next_near, slot, bound, rounds);
 }
 
@@ -1014,7 +1075,11 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
         s->path_var[k] = (int16_t)v;
         if (!(f & (f - 1))) { /* the rlc: a candidate */
             int r = MEMBER[v][CTZ64(f)];
-            if (no_l && has(no_l, r)) continue;
+            if (has(SLEEP[k], r)) continue; /* asleep, or tried already through another variable */
+            if (no_l && has(no_l, r)) {
+                put(SLEEP[k], r);
+                continue;
+            }
             uint64_t fresh[W];
             if (n_labs && dominated(k, fresh, new_links(c, LINK[r], inc, fresh), r, labs, n_labs)) {
                 doms[n_doms++] = (int16_t)r;
@@ -1026,6 +1091,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             found = braid_child(s, k, inc, free, near, LINK[r], bound, rounds);
             flip_decided(s, r);
             flip_rlc(s->rlcs, &s->key, r, r);
+            put(SLEEP[k], r);
         } else { /* 2 or 3: a g-rlc, the g-label of V holding them all, if any */
             int gl = g_label_holding(v, f);
             if (gl < 0 || has(s->grlcs, gl) || glabel_holds(v, gl, s->rlcs)) continue;
@@ -1035,10 +1101,17 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
              * search took both orders of every such pair (W11 puzzle of issue 23, gB: see
              * docs/engine.md). */
             if (has(s->grlcs, G_TWIN[gl])) continue;
-            if (no_g && has(no_g, gl)) continue;
+            if (has(SLEEP[k], NL + gl)) continue;
+            if (no_g && has(no_g, gl)) {
+                put(SLEEP[k], NL + gl);
+                continue;
+            }
             uint64_t fresh[W];
             const uint64_t sig = new_links(c, GLINK[gl], inc, fresh);
-            if (!sig) continue; /* the same: no new link, a useless cell */
+            if (!sig) { /* the same: no new link, a useless cell */
+                put(SLEEP[k], NL + gl);
+                continue;
+            }
             if (n_labs && dominated(k, fresh, sig, NL + gl, labs, n_labs)) {
                 doms[n_doms++] = (int16_t)(NL + gl);
                 continue;
@@ -1049,6 +1122,7 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             found = braid_child(s, k, inc, free, near, GLINK[gl], bound, rounds);
             s->gvars[v >> 6] &= ~(1ull << (v & 63));
             flip_rlc(s->grlcs, &s->key, gl, NL + gl);
+            put(SLEEP[k], NL + gl);
         }
         if (found) return found;
     }
@@ -1078,6 +1152,7 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
         memo_start();
         memo_tag = ctl->cache_tag;
     }
+    memset(SLEEP[0], 0, sizeof SLEEP[0]);
     search_start(c, z, inc, free);
     for (int v = 0; v < NV; ++v)
         if (free[v] != c->live[v] && is_near(free[v], g)) near[v >> 6] |= 1ull << (v & 63);
