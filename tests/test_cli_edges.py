@@ -240,6 +240,9 @@ def signal_when(process: subprocess.Popen, ready, signum: int, what: str, group:
     try:
         wait_for(ready, process, seconds=seconds, what=what)
         kids = children(process.pid)
+        if process.poll() is not None:  # the test, not the command, was too slow: nothing was signalled
+            pytest.fail(f"the command ended (exit {process.returncode}) before the signal could be sent "
+                        f"once {what} was seen")
         stop(process, signum, group=group)
         if process.stderr is not None:
             code, err = finish(process, timeout=timeout)

@@ -247,10 +247,20 @@ def test_rate_with_a_huge_memory_limit(tmp_path):
 
 def _signal_as_workers_start(tmp_path: Path, signum: int) -> None:
     """Start ``rate --jobs 64`` and send ``signum`` as soon as its first worker exists (workers are
-    being forked); it must end with 128 + signum, one line, no worker left."""
+    being forked); it must end with 128 + signum, one line, no worker left.  The input is the demo
+    collection 20 times over.  The demo alone is rated in about a second on one core, and 3 of some
+    30 runs beside other slow tests on one core ended with exit 0 and "rated 100 puzzles": either a
+    Ctrl-C lost, or a test process so slowed that the run had ended before the signal (stop() then
+    sends none).  Nothing in the command was found that could lose it, and 40 runs beside six busy
+    loops on the same core lost none, so the run is now long enough for the second case not to
+    happen, and signal_when fails with its own message if it does."""
     out = tmp_path / "out.csv"
     out.unlink(missing_ok=True)
-    main = start(["rate", str(DEMO), "--jobs", "64", "-o", "out.csv"], tmp_path, start_new_session=True)
+    puzzles = demo_puzzles() * 20
+    source = tmp_path / "in.txt"
+    if not source.exists():
+        source.write_text("\n".join(puzzles) + "\n")
+    main = start(["rate", str(source), "--jobs", "64", "-o", "out.csv"], tmp_path, start_new_session=True)
     code, err, kids = signal_when(main, lambda: children(main.pid), signum, "the first worker",
                                   group=signum == signal.SIGINT, timeout=60)
     assert code == 128 + signum, f"exit {code}\n{err}"
@@ -258,7 +268,7 @@ def _signal_as_workers_start(tmp_path: Path, signum: int) -> None:
     assert [line for line in err.splitlines() if line.startswith("interrupted")], err
     assert not wait_gone(kids + children(main.pid), 10.0), "a worker outlived the interrupted run"
     if out.exists() and out.stat().st_size:
-        assert_complete_rate_file(out, demo_puzzles())
+        assert_complete_rate_file(out, puzzles)
 
 
 @pytest.mark.parametrize("tries", [3, pytest.param(15, marks=_SLOW)])
