@@ -987,8 +987,8 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
     if (t) return t;
     const Cands *c = s->c;
     const int rem = s->limit - k;  /* cells left, the closing one included */
-    int16_t vars[NV];
-    int n_vars = 0, round1 = 0;
+    int16_t vars[NV], g_vars[NV]; /* the variables of the children: label rlcs, g-rlcs */
+    int n_vars = 0, n_g_vars = 0, round1 = 0;
     Prop p; /* filled only as far as the test needs it */
     p.n_frontier = p.n_g_frontier = 0;
     memset(p.newly, 0, sizeof p.newly);
@@ -1019,8 +1019,20 @@ static int braid_extend(BraidSearch *s, int k, const uint64_t inc[W], const uint
             if (gl >= 0 && !has(s->grlcs, gl)) p.g_frontier[p.n_g_frontier++] = (uint16_t)gl;
         } else
             continue;
-        if (k + 1 < s->limit && !is_gvar(s, v)) vars[n_vars++] = (int16_t)v;
+        if (k + 1 < s->limit && !is_gvar(s, v)) {
+            if (rest == 0)
+                vars[n_vars++] = (int16_t)v;
+            else
+                g_vars[n_g_vars++] = (int16_t)v;
         }
+        }
+    /* The label children first, then the g-rlcs: a label links far more candidates than a g-label,
+     * so its subtree is smaller, and the g-rlc children then search below a larger sleep set (above).
+     * top1465 #182's gB 825,000 -> 615,000 nodes, 2.7 -> 1.9 CPU-s; the g-rlcs first, 1.24 million;
+     * sorting all children by their new links 576,000 nodes but 2.2 s; the W11 puzzle and 12 other
+     * hard puzzles within noise (ninth session). */
+    memcpy(vars + n_vars, g_vars, n_g_vars * sizeof *g_vars);
+    n_vars += n_g_vars;
     Round *rounds = NULL; /* this node's rounds, when its children are tested by child_may_pass */
     /* The lean test, from round 2: needed when the parent's bound is past the cells left; computed
      * too when it is exactly the cells left, so that the children, which need a round less, are tested

@@ -143,8 +143,8 @@ def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solut
     """What a B or gB rating stopped before its end knows: the lengths below the one under way were
     closed without solving the puzzle (a lower bound: what is known of a puzzle whose last exhaustive
     pass does not end, docs/engine.md); and for gB stopped by its time limit, B if it comes within half
-    that limit again, since braids are g-braids (gB <= B): top1465 #182 given 1 s, `at least 13 and
-    at most 16`, given 2 s `at least 14` (its gB, 16, takes 5-6 s; its B 0.13 s)."""
+    that limit again, since braids are g-braids (gB <= B): top1465 #182 given 0.6 s, `at least 13 and
+    at most 16`, given 1 s `at least 14` (its gB, 16, takes about 1.8 s; its B 0.1 s)."""
     bounds = [(f"at least {closing}", _not_solving(g, closing - 1))] if closing > 1 else []
     if g and time_limit is not None:
         b = rate_braids(puzzle, max_length=max_length, solution=solution, time_limit=0.5 * time_limit)
