@@ -72,9 +72,23 @@ def run(args: list[str], cwd: Path, *, stdin=subprocess.DEVNULL, stdout=subproce
     return result
 
 
+def as_a_foreground_job() -> None:
+    """In a started command's process, before exec: SIGINT and SIGQUIT at their defaults, as a
+    terminal gives its foreground job, whatever this test process inherited.  A suite started as a
+    script's background job (``pytest &`` in a non-interactive shell) ignores them, its processes
+    pass that on, and the command rightly keeps an ignored SIGINT ignored
+    (test_an_ignored_ctrl_c_stays_ignored): test_signal_while_workers_start failed so, exit 0 and every
+    row rated, in the suites this project's sessions ran in the background (/proc of the command:
+    SigIgn 0x1001006, SIGINT and SIGQUIT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def start(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
-    """Start ``sudorules ARGS`` in the background (stderr to a pipe, stdout to /dev/null unless given)."""
+    """Start ``sudorules ARGS`` in the background (stderr to a pipe, stdout to /dev/null unless given),
+    Ctrl-C at its default (:func:`as_a_foreground_job`) unless ``preexec_fn`` says otherwise."""
     kwargs.setdefault("stdout", subprocess.DEVNULL)
+    kwargs.setdefault("preexec_fn", as_a_foreground_job)
     return subprocess.Popen(CMD + [str(a) for a in args], cwd=cwd, stdin=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, env=_env(), **kwargs)
 
@@ -231,6 +245,25 @@ def finish(process: subprocess.Popen, timeout: float = 20.0) -> tuple[int, str]:
     return process.returncode, err.decode("utf-8", "replace")
 
 
+#: What signal_when saw of the command's signal state (/proc) when it sent its signal and just after:
+#: for a failure message (a lost Ctrl-C: ignored, blocked, pending, or caught and not acted on?)
+LAST_SIGNAL_STATE: list[str] = []
+
+
+def _signal_state(pid: int) -> str:
+    """The command's signal masks (/proc: pending, blocked, ignored, caught; each thread's blocked)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        state = [line for line in lines if line.startswith(("Threads", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))]
+        for task in sorted(os.listdir(f"/proc/{pid}/task")):
+            blocked = [line for line in Path(f"/proc/{pid}/task/{task}/status").read_text().splitlines()
+                       if line.startswith(("SigBlk", "SigPnd"))]
+            state.append(f"thread {task}: " + " ".join(blocked))
+        return "; ".join(state)
+    except OSError as error:
+        return f"(/proc/{pid}: {error})"
+
+
 def signal_when(process: subprocess.Popen, ready, signum: int, what: str, group: bool = False,
                 seconds: float = 60.0, timeout: float = 20.0) -> tuple[int, str, list[tuple[int, str]]]:
     """Wait until ``ready()`` (failing if the command ends first: see :func:`wait_for`), send
@@ -243,7 +276,10 @@ def signal_when(process: subprocess.Popen, ready, signum: int, what: str, group:
         if process.poll() is not None:  # the test, not the command, was too slow: nothing was signalled
             pytest.fail(f"the command ended (exit {process.returncode}) before the signal could be sent "
                         f"once {what} was seen")
+        LAST_SIGNAL_STATE[:] = [f"before the signal: {_signal_state(process.pid)}"]
         stop(process, signum, group=group)
+        time.sleep(0.1)
+        LAST_SIGNAL_STATE.append(f"0.1 s after: {_signal_state(process.pid)}")
         if process.stderr is not None:
             code, err = finish(process, timeout=timeout)
         else:
@@ -521,6 +557,36 @@ def test_sigkill_of_rate_leaves_no_worker_and_resumes(tmp_path):
     assert_ok(again)
     body = assert_complete_rate_file(out, puzzles)
     assert len(body) == len(puzzles), f"{len(body)} rows for {len(puzzles)} puzzles after the resume"
+
+
+def _ignore_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # what a non-interactive shell gives `cmd &`
+
+
+def test_an_ignored_ctrl_c_stays_ignored(tmp_path):
+    """A command started with SIGINT ignored (a script's background job: ``sudorules rate ... &``)
+    keeps it ignored, as POSIX programs do: a Ctrl-C in the terminal that started the script does
+    not stop it, nor its workers, and SIGTERM still ends it with the rows kept."""
+    puzzles = demo_puzzles() * 20  # tens of seconds: it must still run a second after the Ctrl-C
+    (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
+    out = tmp_path / "out.csv"
+    main = start(["rate", "in.txt", "--jobs", "2", "-o", "out.csv"], tmp_path, start_new_session=True,
+                 preexec_fn=_ignore_ctrl_c)
+    try:
+        wait_for(lambda: data_rows(out) >= 2, main, what="the first rows")
+        kids = children(main.pid)
+        os.killpg(main.pid, signal.SIGINT)
+        time.sleep(1.0)
+        assert main.poll() is None, f"ended by an ignored SIGINT: exit {main.returncode}"
+        assert kids and alive(kids) == [pid for pid, _ in kids], "a worker ended on the ignored SIGINT"
+    finally:
+        if main.poll() is None:
+            os.kill(main.pid, signal.SIGTERM)
+    code, err = finish(main, timeout=60)
+    assert code == 128 + signal.SIGTERM, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted after" in err, err
+    assert_complete_rate_file(out, puzzles)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
