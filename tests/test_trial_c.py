@@ -333,8 +333,9 @@ SEARCH_SAMPLES = {"whip": (11, 8, 16, 8, 100), "braid": (21, 6, 10, 6, 60)}
 @pytest.mark.parametrize("g", [False, True])
 def test_compiled_search_matches_reference(search, g):
     """The compiled whip search (its cache of failed (rlc set, last rlc) pairs, its per-variable masks)
-    and braid search (the same cache keyed by the rlc set, the propagation test of each partial braid)
-    answer as trial.py's plain recursions on every target and limit tried."""
+    and braid search (the same cache keyed by the rlc set, the propagation test of each partial braid,
+    the sleep sets that keep a failed child from being tried again below its siblings) answer as
+    trial.py's plain recursions on every target and limit tried."""
     seed, demos, plausible, per_state, least = SEARCH_SAMPLES[search]
     rng = random.Random(seed + g)
     answers = Counter()
@@ -423,8 +424,9 @@ def test_g_whip_argument_errors():
 def test_compiled_g_braid_search_matches_reference_at_longer_lengths():
     """The g-braid search skips the children that a sibling label dominates (trial.c: its new links
     hold all of theirs) and caches them as failed when their node fails, and cuts a partial g-braid
-    holding a failed one with one or two rlcs more (trial.c, failed subsets): at lengths 6-8, where
-    partial g-braids have many siblings and deep subtrees, it still answers as trial.py's plain
+    holding a failed one with one or two rlcs more (trial.c, failed subsets), and does not try a child
+    asleep (trial.c, sleeping children: the label children first, then the g-rlcs): at lengths 6-8,
+    where partial g-braids have many siblings and deep subtrees, it still answers as trial.py's plain
     recursion, which builds every child (540 questions, about 30 s)."""
     rng = random.Random(5)
     answers = Counter()
