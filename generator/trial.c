@@ -244,7 +244,7 @@ static int tick(SrCtl *ctl)
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
  * rlcs S, last rlc; -1 for braids, -2 for g-braids), with a generation number so that each search starts with it empty
  * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
- * number of cells that failed to complete from there.  Static (6 MB; one search at a time: the module
+ * number of cells that failed to complete from there.  Static (6.5 MB; one search at a time: the module
  * holds the GIL).
  * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
  * raters search without a budget, up to millions of nodes on BxB puzzles, and a slot evicted there
@@ -316,8 +316,9 @@ static uint16_t memo_fingerprint(SetKey key)
 /* 1 if (the set of key `key`, last) failed with at least `rem` cells left in this search. */
 static int memo_failed(unsigned slot, SetKey key, int last, int rem)
 {
-    return memo_print[slot] == memo_fingerprint(key) && memo[slot].gen == memo_gen && memo[slot].key.a == key.a && memo[slot].key.b == key.b &&
-           memo[slot].last == last && memo[slot].rem >= rem;
+    return memo_print[slot] == memo_fingerprint(key) && memo[slot].gen == memo_gen &&
+           memo[slot].key.a == key.a && memo[slot].key.b == key.b && memo[slot].last == last &&
+           memo[slot].rem >= rem;
 }
 
 static void memo_fail(unsigned slot, SetKey key, int last, int rem)

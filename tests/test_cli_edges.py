@@ -245,8 +245,8 @@ def finish(process: subprocess.Popen, timeout: float = 20.0) -> tuple[int, str]:
     return process.returncode, err.decode("utf-8", "replace")
 
 
-#: What signal_when saw of the command's signal state (/proc) when it sent its signal and just after:
-#: for a failure message (a lost Ctrl-C: ignored, blocked, pending, or caught and not acted on?)
+#: The command's signal state (/proc) when signal_when last sent its signal, for a failure message (a
+#: lost Ctrl-C: ignored, blocked, or caught and not acted on?)
 LAST_SIGNAL_STATE: list[str] = []
 
 
@@ -254,7 +254,8 @@ def _signal_state(pid: int) -> str:
     """The command's signal masks (/proc: pending, blocked, ignored, caught; each thread's blocked)."""
     try:
         lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-        state = [line for line in lines if line.startswith(("Threads", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))]
+        state = [line for line in lines
+                 if line.startswith(("Threads", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))]
         for task in sorted(os.listdir(f"/proc/{pid}/task")):
             blocked = [line for line in Path(f"/proc/{pid}/task/{task}/status").read_text().splitlines()
                        if line.startswith(("SigBlk", "SigPnd"))]
@@ -276,10 +277,8 @@ def signal_when(process: subprocess.Popen, ready, signum: int, what: str, group:
         if process.poll() is not None:  # the test, not the command, was too slow: nothing was signalled
             pytest.fail(f"the command ended (exit {process.returncode}) before the signal could be sent "
                         f"once {what} was seen")
-        LAST_SIGNAL_STATE[:] = [f"before the signal: {_signal_state(process.pid)}"]
+        LAST_SIGNAL_STATE[:] = [f"when signalled: {_signal_state(process.pid)}"]
         stop(process, signum, group=group)
-        time.sleep(0.1)
-        LAST_SIGNAL_STATE.append(f"0.1 s after: {_signal_state(process.pid)}")
         if process.stderr is not None:
             code, err = finish(process, timeout=timeout)
         else:
