@@ -38,6 +38,7 @@ from sudorules import Puzzle, _trial
 from sudorules.engine import te
 from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, label_variables
 from sudorules.engine.solver import unique_solution
+from sudorules.errors import SudorulesError
 
 from bench_gb_vs_b import HARD, PUBLISHED
 
@@ -239,8 +240,12 @@ def main() -> None:
         head += " targets | kept by h_max | refused by LM-cut | LM-cut - h_max |"
     print(head + "\n|" + "---|" * (head.count("|") - 1))
     for name, text in puzzles.items():
-        puzzle = sudorules.parse_puzzle(text)
-        solution = unique_solution(puzzle)
+        try:
+            puzzle = sudorules.parse_puzzle(text)
+            solution = unique_solution(puzzle)
+        except SudorulesError as error:  # told in its row, not rated
+            print(f"| {name} | {error} |")
+            continue
         b_time, b = _cpu(lambda: te.rate_braids(puzzle, solution=solution), args.rounds)
         gb_time, gb = _cpu(lambda: te.rate_braids(puzzle, g=True, solution=solution), args.rounds)
         if b.value is None or gb.value is None or gb.value < 2:
