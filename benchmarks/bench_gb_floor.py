@@ -36,7 +36,7 @@ from pathlib import Path
 import sudorules
 from sudorules import Puzzle, _trial
 from sudorules.engine import te
-from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, label_variables
+from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, label_at, label_variables
 from sudorules.engine.solver import unique_solution
 from sudorules.errors import SudorulesError
 
@@ -90,10 +90,14 @@ class Relaxation:
                                [index[y] for y in G_LINKS[10 * v + s] & present if y not in gone])
             action(ms, [1])  # the closing cell
         self.facts = 2 + len(labels)
-        self.users = [[] for _ in range(self.facts)]
+        self.users = [[] for _ in range(self.facts)]  # the actions that need each fact
         for a, needs in enumerate(self.pre):
             for f in needs:
                 self.users[f].append(a)
+        self.producers = [[] for _ in range(self.facts)]  # the actions that add each fact
+        for a, gives in enumerate(self.add):
+            for e in gives:
+                self.producers[e].append(a)
 
     def h_max(self, cost: list[int]) -> list[int]:
         """The cost of each fact: an action's is its costliest precondition's plus its own."""
@@ -128,12 +132,8 @@ class Relaxation:
                 return bound
             supporter = [max(needs, key=h.__getitem__) for needs in self.pre]
             zone, stack = {1}, [1]
-            producers: dict[int, list[int]] = {}
-            for a, gives in enumerate(self.add):
-                for e in gives:
-                    producers.setdefault(e, []).append(a)
             while stack:
-                for a in producers.get(stack.pop(), ()):
+                for a in self.producers[stack.pop()]:
                     if cost[a] == 0 and supporter[a] not in zone:
                         zone.add(supporter[a])
                         stack.append(supporter[a])
@@ -156,23 +156,22 @@ class Relaxation:
                 cost[a] -= least
 
 
-def _fixpoint(masks) -> tuple[frozenset, set]:
-    """The present candidates (as labels) and the decided variables of a state given by its masks."""
+def _fixpoint(masks, solution) -> tuple[frozenset, set, list[int]]:
+    """The present candidates (as labels), the decided variables and the targets (the candidates
+    not in the solution) of a state given by its masks."""
     present, decided = set(), set()
     for cell, mask in enumerate(masks):
-        r, c = cell // 9 + 1, cell % 9 + 1
         digits = [n for n in range(1, 10) if mask >> (n - 1) & 1]
         if len(digits) == 1:
-            decided.update(label_variables(100 * digits[0] + 10 * r + c))
+            decided.update(label_variables(label_at(digits[0], cell)))
         else:
-            present.update(100 * n + 10 * r + c for n in digits)
-    return frozenset(present), decided
+            present.update(label_at(n, cell) for n in digits)
+    truth = {label_at(n, cell) for cell, n in enumerate(solution)}
+    return frozenset(present), decided, sorted(present - truth)
 
 
 def _bounds(masks, solution, g: bool, length: int) -> str:
-    present, decided = _fixpoint(masks)
-    truth = {100 * n + 10 * (i // 9 + 1) + i % 9 + 1 for i, n in enumerate(solution)}
-    targets = sorted(present - truth)
+    present, decided, targets = _fixpoint(masks, solution)
     kept = refused = gain = 0
     for z in targets:
         task = Relaxation(present, decided, z, g)
@@ -196,15 +195,14 @@ def _check(puzzles: dict, lengths=(3, 6, 9), longest: int = 18) -> None:
     for text in puzzles.values():
         puzzle = sudorules.parse_puzzle(text)
         solution = unique_solution(puzzle)
-        truth = {100 * n + 10 * (i // 9 + 1) + i % 9 + 1 for i, n in enumerate(solution)}
         for length in lengths:
             for g in (False, True):
                 answer = te._run(puzzle, "B", g=g, length_limit=length, solution=solution, state=True)
                 if answer["value"] >= 0:
                     continue
-                present, decided = _fixpoint(answer["masks"])
+                present, decided, targets = _fixpoint(answer["masks"], solution)
                 state = _trial.State(sorted(present))
-                for z in sorted(present - truth):
+                for z in targets:
                     bound = Relaxation(present, decided, z, g).lm_cut()
                     shortest = next((n for n in range(1, longest + 1)
                                      if state.braid(z, g, n, 10 ** 6) == 1), None)

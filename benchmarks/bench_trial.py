@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from sudorules import _trial  # noqa: E402
 from sudorules.engine import Engine, trial  # noqa: E402
-from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, glabel_variable, label_variables  # noqa: E402
+from sudorules.engine.labels import G_LABELS, G_LINKS, LINKS, glabel_variable, label_at, label_variables  # noqa: E402
 
 G_OF_VARIABLE: dict[int, list[int]] = {}
 for _gl in G_LABELS:
@@ -53,8 +53,7 @@ def states(count: int) -> list[list[int]]:
             if not line.strip():
                 continue
             candidates = engine.solve(line.split()[0]).candidates
-            labels = [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1 for cell, ds in candidates.items()
-                      for d in ds]
+            labels = [label_at(d, cell) for cell, ds in candidates.items() for d in ds]
             if labels:
                 out.append(labels)
     return out

@@ -30,7 +30,7 @@ from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PAS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
-from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, label_variables
+from .labels import G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, label_at, label_variables
 from .order import order_braid
 from .schedule import FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, BraidSchedule
 from .seek import SeekStats, find_chain
@@ -435,14 +435,12 @@ class Engine:
         done = []
         for cell, digit in enumerate(givens):
             if digit:
-                done.extend(label_variables(100 * digit + 10 * (cell // 9 + 1) + cell % 9 + 1))
-        cands = [100 * d + 10 * (cell // 9 + 1) + cell % 9 + 1
-                 for cell, digits in puzzle.candidates().items() for d in digits]
+                done.extend(label_variables(label_at(digit, cell)))
+        cands = [label_at(d, cell) for cell, digits in puzzle.candidates().items() for d in digits]
         true_labels = []
         if solution is not None:
             digits = [int(d) for d in solution]
-            true_labels = [100 * digits[cell] + 10 * (cell // 9 + 1) + cell % 9 + 1
-                           for cell in range(81) if not givens[cell]]
+            true_labels = [label_at(digits[cell], cell) for cell in range(81) if not givens[cell]]
         env.find_function("sr-init")(cands, done)
         self._present = set(cands)
         self._changes_seen = 0

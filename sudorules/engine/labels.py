@@ -17,6 +17,11 @@ def label_variables(label: int) -> tuple[int, int, int, int]:
     return (100 + 10 * r + c, 200 + 10 * r + n, 300 + 10 * c + n, 400 + 10 * b + n)
 
 
+def label_at(digit: int, cell: int) -> int:
+    """The label of ``digit`` in ``cell`` (0-80, row-major)."""
+    return 100 * digit + 10 * (cell // 9 + 1) + cell % 9 + 1
+
+
 def _linked_labels(label: int) -> frozenset[int]:
     n, r, c = label // 100, (label // 10) % 10, label % 10
     cell = cell_at(r, c)
