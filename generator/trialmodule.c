@@ -289,6 +289,18 @@ static PyObject *State_g_whip(PyObject *self, PyObject *const *args, Py_ssize_t 
     return whip_search(c, &a, 1);
 }
 
+/* labels.py's id of g-label k (the inverse of G_INDEX) */
+static int g_label_id(int k)
+{
+    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
+        if (G_INDEX[j] == k) return G_ID_MIN + j;
+    return 0;
+}
+
+/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
+static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
+static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
+
 /* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
  * exist on target in this state (the search is permissive: see its section in trial.c), 0 if none, -1
  * if the search visited `budget` partial braids without deciding. */
@@ -302,17 +314,35 @@ static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(found == SR_BUDGET ? -1 : found);
 }
 
-/* labels.py's id of g-label k (the inverse of G_INDEX) */
-static int g_label_id(int k)
+/* braid_chain(target, g, limit, budget, /): a braid (with g, a braid or a g-braid) of length <= limit on
+ * target, by the search that follows the definitions (strict, as the compiled raters use it), as a tuple
+ * in the engine's integers: the variable its last cell empties, then its rlcs in a valid order (labels,
+ * g-label ids); 0 if there is none; -1 if the search visited `budget` partial braids without deciding.
+ * The engine records it as the rules record a braid they found (driver.py, Engine._lean_braid). */
+static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
-        if (G_INDEX[j] == k) return G_ID_MIN + j;
-    return 0;
+    const Cands *c = &((StateObject *)self)->cands;
+    SearchArgs a;
+    if (search_args(c, "braid_chain", 1, args, nargs, &a) < 0) return NULL;
+    SrCtl ctl = {.budget = a.budget};
+    SrChain chain;
+    int found = sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain);
+    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
+    PyObject *out = PyTuple_New(chain.n);
+    if (out == NULL) return NULL;
+    for (int k = 0; k < chain.n; ++k) {
+        int r = k ? chain.rlc[k - 1] : -1;
+        long value = k == 0 ? variable_value(chain.var[chain.n - 1]) : r < NL ? label_value(r) : g_label_id(r - NL);
+        PyObject *x = PyLong_FromLong(value);
+        if (x == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, k, x);
+    }
+    return out;
 }
 
-/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
-static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
-static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
 
 /* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this
  * state (see "special chains" above): a tuple of 3 * length ints, variable, left-linking label and
@@ -392,6 +422,12 @@ static PyMethodDef State_methods[] = {
      "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "
      "target (a label among the state's): the search may say 1 where the rules find none, never 0 where "
      "they find one; 0 if none, -1 if it visited budget partial braids without deciding."},
+    {"braid_chain", (PyCFunction)(void (*)(void))State_braid_chain, METH_FASTCALL,
+     "braid_chain($self, target, g, limit, budget, /)\n--\n\n"
+     "A braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit on target (a label "
+     "among the state's), found by the search that follows the definitions: a tuple, the variable its "
+     "last cell empties then its rlcs in a valid order (labels and g-label ids); 0 if none, -1 if the "
+     "search visited budget partial braids without deciding."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,6 +43,13 @@
 
 (deffunction sr-lean (?z) (bind ?*lean-z* ?z) TRUE)
 
+;;; A braid or g-braid the driver's compiled search found on target ?z in a lean stage (driver.py,
+;;; Engine._lean_braid), already recorded: its conclusion, as braid.clp's rules draw it.
+(deffunction sr-eliminate (?z)
+   (do-for-fact ((?f cand)) (eq ?f:l ?z) (retract ?f))
+   (assert (dirty))
+   TRUE)
+
 (deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)
 
 ;;; The labels of the current candidates, as a multifield: iterating clipspy Fact objects instead

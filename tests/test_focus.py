@@ -252,18 +252,41 @@ def test_the_compiled_searches_find_every_chain_of_a_path(hard_puzzles, search, 
 @pytest.mark.parametrize("theory", ["B", "gB"])
 def test_the_braid_search_changes_no_rating(hard_puzzles, theory):
     """Skipping the targets the braid search proves carry no braid of a stage's length gives the
-    ratings of trying them all, with paths that re-verify, and skips most of them."""
+    ratings of trying them all, with paths that re-verify, and skips most of them (the rules find
+    the braids of the others here: ``compiled_braids`` off)."""
     everyone, searched = Engine(theory), Engine(theory)
     everyone.braid_search = False
-    worth, answers = searched._braid_worth, []
+    searched.compiled_braids = False
+    attempt, answers = searched._lean_braid, []
 
     def counting(pass_, length, target):
-        answers.append(worth(pass_, length, target))
+        answers.append(attempt(pass_, length, target))
         return answers[-1]
 
-    searched._braid_worth = counting
+    searched._lean_braid = counting
     _assert_same_ratings(searched, everyone, hard_puzzles + _braid_puzzles(theory))
-    assert answers.count(False) > 2 * answers.count(True) > 0
+    assert set(answers) == {"none", "open"}
+    assert answers.count("none") > 2 * answers.count("open") > 0
+
+
+@pytest.mark.parametrize("theory", ["B", "gB"])
+def test_braids_found_by_the_search_keep_the_rules_eliminations(hard_puzzles, theory):
+    """A lean stage takes the braid the compiled search (strict: the definitions) finds on its target
+    rather than have CLIPS build the target's partial braids (``compiled_braids``, the default).  The
+    path makes the same eliminations in the same order as the rules', each braid of the same length
+    (only which braid is printed may differ), and re-verifies."""
+    rules, searched = Engine(theory), Engine(theory)
+    rules.compiled_braids = False
+    applied = 0
+    for puzzle in hard_puzzles + _braid_puzzles(theory):
+        solution = unique_solution(puzzle if isinstance(puzzle, Puzzle) else Puzzle.from_string(puzzle))
+        ours, theirs = searched.solve(puzzle, solution=solution), rules.solve(puzzle, solution=solution)
+        assert ours.status == theirs.status and ours.rating == theirs.rating
+        assert [(s.level, s.eliminations, s.assertions) for s in ours.steps] == \
+            [(s.level, s.eliminations, s.assertions) for s in theirs.steps]
+        assert replay(ours.puzzle, ours.steps, unique_solution(ours.puzzle)).ok
+        applied += sum(1 for s in ours.steps if s.rule in ("braid", "g-braid"))
+    assert applied >= 5
 
 
 @pytest.mark.parametrize("theory", ["B", "gB"])

@@ -21,6 +21,9 @@ FIRST_BRAID_LEVEL = 3
 #: before the test); 16 puzzles B3-B6 12.9-13.7 s at 5, 5.1-5.9 s at 3, B3-B4 unchanged.
 LEAN_BRAIDS_FROM = 3
 
+#: what the driver's compiled search says of a lean stage's target (BraidSchedule.attempt)
+NONE, APPLIED, OPEN = "none", "applied", "open"
+
 
 class BraidSchedule:
     """The order in which partial braids (pass 1) and partial g-braids (pass 2) grow, target by target.
@@ -51,24 +54,26 @@ class BraidSchedule:
     are ordered by length, then pass.  Chains are still applied by increasing length (a chain of
     length m is found only after a whole sub-pass at every shorter length found nothing in the same
     state), but whips of length n, which stay built for every target, come before braids of the lean
-    lengths below n.  A lean stage skips a target on which the compiled braid search (``worth``: the
-    driver's ``State.braid``) proves there is no chain of the stage's pass and length: it would build
-    nothing that completes.  The ratings are the same either way: braids and g-braids are confluent
-    (SPEC §5.2), and level n is switched on only when no chain of length n - 1 or less applies.
+    lengths below n.  Before a lean stage focuses a target it asks ``attempt`` (the driver's compiled
+    braid search): :data:`NONE`, no chain of the stage's pass and length exists on it (it is skipped:
+    CLIPS would build nothing that completes); :data:`APPLIED`, the driver found one, recorded it and
+    eliminated the target, as the rules would have (the state changed: the lean stages start again
+    once CLIPS is quiescent); :data:`OPEN`, undecided, so CLIPS builds its partial chains.  The ratings
+    are the same either way: braids and g-braids are confluent (SPEC §5.2), and level n is switched on
+    only when no chain of length n - 1 or less applies.
     """
 
     def __init__(self, env: clips.Environment, lean_from: Union[int, dict[int, int]],
                  targets: Callable[[int, int], list[int]], passes: tuple[int, ...] = (1,),
-                 worth: Callable[[int, int, int], bool] = lambda pass_, length, target: True):
+                 attempt: Callable[[int, int, int], str] = lambda pass_, length, target: OPEN):
         self.focus_range = env.find_function("sr-focus-range")
         self.unfocus = env.find_function("sr-unfocus")
         self.passes = tuple(passes)
         #: the lean level of each pass
         self.lean_from = lean_from if isinstance(lean_from, dict) else {p: lean_from for p in self.passes}
         self.targets = targets
-        #: lean stages: may this target carry a chain of the pass of at most this length in the
-        #: current state (False: it is skipped without building anything)
-        self.worth = worth
+        #: lean stages: (pass, length, target) -> NONE, APPLIED or OPEN (see the class)
+        self.attempt = attempt
         self.level = 0
         self.stages: list[tuple[int, int, bool]] = []  # (pass, length, lean) of the level, in order
         self.stage = 0
@@ -97,7 +102,8 @@ class BraidSchedule:
         self.stage = 0
 
     def focus_next(self, records: int) -> bool:
-        """At quiescence: focus the next target (True), or say the level is done (False).
+        """At quiescence: focus the next target, or apply a braid the driver found (True: CLIPS runs
+        again), or say the level is done (False).
         ``records``: the number of rule applications so far (tells whether the state changed)."""
         changed = records > self.records_before
         self.records_before = records
@@ -124,8 +130,13 @@ class BraidSchedule:
             if self.queue is None:
                 self.queue = self._fresh(pass_, length, lean)
                 self.queue_records = records
-            while lean and self.queue and not self.worth(pass_, length, self.queue[-1]):
+            while lean and self.queue:
+                verdict = self.attempt(pass_, length, self.queue[-1])
+                if verdict == OPEN:
+                    break
                 self.queue.pop()
+                if verdict == APPLIED:
+                    return True  # CLIPS draws the consequences; the next call sees the change
             if self.queue:
                 target = self.focused = self.queue.pop()
                 if lean:
