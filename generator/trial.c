@@ -425,7 +425,13 @@ static int glabel_holds(int v, int gl, const uint64_t rlcs[W])
  *
  * The budget bounds the nodes visited: past it the answer is "maybe" (SR_BUDGET), which the engine
  * treats as "yes" (the target is focused and CLIPS decides), so a pathological target costs bounded
- * time and a whip is never missed. */
+ * time and a whip is never missed.
+ *
+ * Strict (the chains the engine records itself from its lean whip level on, driver.py _lean_whip), the
+ * search is loopless as the rules are: a cell's left-linking candidate is none of the earlier cells'
+ * (SPEC §4.2).  Its future then depends on the left-linking candidates used, so they enter the cache key
+ * (llc_key) and each unused one is a branch of its own.  Permissive, on top1465 #182 under gB it found
+ * g-whips of 10-27 cells on four targets whose left-linking candidates had to repeat. */
 typedef struct {
     const Cands *c;
     int limit, g;
@@ -438,7 +444,18 @@ typedef struct {
     SetKey key;           /* the XOR of the SET_KEY of Z and the rlcs (memo_slot) */
     int16_t path_var[SR_MAX_CHAIN], path_rlc[SR_MAX_CHAIN]; /* its cells */
     SrChain *chain;       /* where a whip found goes (NULL: nowhere) */
+    int strict;           /* loopless: no left-linking candidate twice (above) */
+    uint64_t llcs[W];     /* strict: the left-linking candidates of its cells */
 } WhipSearch;
+
+/* Strict whips: add left-linking candidate x to the partial whip, or take it out again; its key
+ * changes with it, by a contribution no rlc's key gives (SET_KEY's halves swapped and rotated). */
+static void flip_llc(WhipSearch *s, int x)
+{
+    s->llcs[x >> 6] ^= 1ull << (x & 63);
+    s->key.a ^= SET_KEY[x].b << 17 | SET_KEY[x].b >> 47;
+    s->key.b ^= SET_KEY[x].a << 29 | SET_KEY[x].a >> 35;
+}
 
 /* Is `v` a variable of rlc `last` (a label index, or NL + a g-label index)? */
 static int rlc_variable(int last, int v)
@@ -463,7 +480,7 @@ static int whip_closes(WhipSearch *s, int last, int k, const uint64_t *links, co
     if (s->need_g && !s->n_g) return SR_NONE;
     const Cands *c = s->c;
     for (int w = 0; w < W; ++w)
-        for (uint64_t bits = links[w] & c->present[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = links[w] & c->present[w] & ~(s->strict ? s->llcs[w] : 0); bits; bits &= bits - 1) {
             int l = 64 * w + CTZ64(bits);
             for (int kk = 0; kk < 4; ++kk) {
                 int v = VAR_OF[l][kk];
@@ -480,6 +497,15 @@ static int whip_closes(WhipSearch *s, int last, int k, const uint64_t *links, co
 
 static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV], unsigned slot);
 
+/* A partial whip of k cells with `rem` = limit - k cells left can only complete if the trial propagation
+ * from Z and its rlcs contradicts within rem rounds (a whip is a braid: see the braids' lean test
+ * below); tested where rem >= WHIP_LEAN_FROM, where a refusal saves a subtree.  Measured on the path of
+ * top1465 #182 under gB, whose exhaustive g-whip searches at lengths 13-16 are most of its time: 45 ->
+ * 37 s; 17 cb-001 puzzles of W 6-10 under W within noise (6.8 / 6.3 and 5.6 / 5.6 s). */
+#ifndef WHIP_LEAN_FROM
+#define WHIP_LEAN_FROM 4
+#endif
+
 /* The partial whip of length k whose newest rlc `last` (in s, its variable in s->used) has `links`, its
  * parent's being `inc` and `free`: SR_FOUND if a whip extends it, else as whip_extend. */
 static int whip_child(WhipSearch *s, int last, int k, const uint64_t inc[W], const uint16_t free[NV],
@@ -488,12 +514,34 @@ static int whip_child(WhipSearch *s, int last, int k, const uint64_t inc[W], con
     if (k + 1 >= s->limit) return whip_closes(s, last, k, links, free);
     unsigned slot = memo_slot(s->key, last);
     if (memo_failed(slot, s->key, last, s->limit - k)) return SR_NONE;
+    if (s->limit - k >= WHIP_LEAN_FROM && !sr_propagate(s->c, s->rlcs, s->grlcs, s->g, s->limit - k)) {
+        memo_fail(slot, s->key, last, s->limit - k);
+        return SR_NONE;
+    }
     uint64_t next[W];
     uint16_t next_free[NV];
     memcpy(next, inc, sizeof next);
     memcpy(next_free, free, sizeof next_free);
     join_inc(s->c, links, next, next_free, NULL, 0);
     return whip_extend(s, last, k, next, next_free, slot);
+}
+
+/* Cell k on variable v with rlc `rlc` (its links `links`), `lefts` the positions of its possible
+ * left-linking candidates: whip_child once; strict, once per left-linking candidate not used before,
+ * which the partial whip then holds. */
+static int whip_cell(WhipSearch *s, int v, unsigned lefts, int rlc, int k, const uint64_t inc[W],
+                     const uint16_t free[NV], const uint64_t *links)
+{
+    if (!s->strict) return whip_child(s, rlc, k + 1, inc, free, links);
+    int found = SR_NONE;
+    for (unsigned m = lefts; m && !found; m &= m - 1) {
+        int x = MEMBER[v][CTZ64(m)];
+        if (has(s->llcs, x)) continue;
+        flip_llc(s, x);
+        found = whip_child(s, rlc, k + 1, inc, free, links);
+        flip_llc(s, x);
+    }
+    return found;
 }
 
 /* Scratch of whip_extend: per variable, the positions of its left-linking candidates (zero between
@@ -518,7 +566,7 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
     const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL];
     int vars[NV], n_vars = 0;
     for (int w = 0; w < W; ++w)
-        for (uint64_t bits = from[w] & c->present[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = from[w] & c->present[w] & ~(s->strict ? s->llcs[w] : 0); bits; bits &= bits - 1) {
             int l = 64 * w + CTZ64(bits);
             for (int kk = 0; kk < 4; ++kk) {
                 int v = VAR_OF[l][kk];
@@ -558,7 +606,7 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
             if (!has(s->rlcs, r)) {
                 s->path_rlc[k] = (int16_t)r;
                 flip_rlc(s->rlcs, &s->key, r, r);
-                found = whip_child(s, r, k + 1, inc, free, LINK[r]);
+                found = whip_cell(s, v, lefts[j], r, k, inc, free, LINK[r]);
                 flip_rlc(s->rlcs, &s->key, r, r);
             }
         } else { /* 2 or 3 not linked: a g-rlc, the g-label of V holding them all, if any */
@@ -568,7 +616,7 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
                 s->path_rlc[k] = (int16_t)(NL + gl);
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
                 ++s->n_g;
-                found = whip_child(s, NL + gl, k + 1, inc, free, GLINK[gl]);
+                found = whip_cell(s, v, lefts[j] & ~G_MASK[gl], NL + gl, k, inc, free, GLINK[gl]);
                 --s->n_g;
                 flip_rlc(s->grlcs, &s->key, gl, NL + gl);
             }
@@ -580,10 +628,10 @@ static int whip_extend(WhipSearch *s, int last, int k, const uint64_t inc[W], co
     return SR_NONE;
 }
 
-int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrChain *chain)
+int sr_whip(const Cands *c, int z, int g, int need_g, int strict, int limit, SrCtl *ctl, SrChain *chain)
 {
     WhipSearch s = {.c = c, .limit = limit > 81 ? 81 : limit, .g = g || need_g, .need_g = need_g, .ctl = ctl,
-                    .key = SET_KEY[z], .chain = chain};
+                    .key = SET_KEY[z], .chain = chain, .strict = strict};
     put(s.rlcs, z);
     uint64_t inc[W];
     uint16_t free[NV];

@@ -61,8 +61,10 @@ typedef struct {
 
 /* Is there a whip (g: a whip or a g-whip; need_g: a g-whip with at least one g-rlc) of length <= limit
  * on target z (a present label)?  SR_FOUND / SR_NONE / SR_BUDGET / SR_STOPPED; when found and `chain`
- * is not NULL, the whip is written there.  Not reentrant (a static cache): one search at a time. */
-int sr_whip(const Cands *c, int z, int g, int need_g, int limit, SrCtl *ctl, SrChain *chain);
+ * is not NULL, the whip is written there.  `strict` 0 lets a left-linking candidate repeat (a filter:
+ * it may say yes where the rules find nothing, never the reverse), 1 does not (loopless, as the rules).
+ * Not reentrant (a static cache): one search at a time. */
+int sr_whip(const Cands *c, int z, int g, int need_g, int strict, int limit, SrCtl *ctl, SrChain *chain);
 
 /* The same for a braid (g: a braid or a g-braid).  `strict` 0 is the engine's filter, permissive where
  * the rules are stricter (trial.c says where); 1 follows the definition exactly (SPEC 4.4, 4.5), for

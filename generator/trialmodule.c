@@ -256,6 +256,39 @@ static int search_args(const Cands *c, const char *name, int with_g, PyObject *c
     return 0;
 }
 
+/* labels.py's id of g-label k (the inverse of G_INDEX) */
+static int g_label_id(int k)
+{
+    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
+        if (G_INDEX[j] == k) return G_ID_MIN + j;
+    return 0;
+}
+
+/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
+static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
+static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
+
+/* A chain found by a search as a tuple of 2 * n ints: each cell's variable and right-linking object
+ * (a label, a g-label id, 0 for the last cell), in the engine's integers. */
+static PyObject *chain_tuple(const SrChain *chain)
+{
+    PyObject *out = PyTuple_New(2 * chain->n);
+    if (out == NULL) return NULL;
+    for (int k = 0; k < chain->n; ++k) {
+        int r = chain->rlc[k];
+        long values[2] = {variable_value(chain->var[k]), r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL)};
+        for (int j = 0; j < 2; ++j) {
+            PyObject *x = PyLong_FromLong(values[j]);
+            if (x == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, 2 * k + j, x);
+        }
+    }
+    return out;
+}
+
 /* whip(target, g, limit, budget, /): 1 if a whip (with g, a whip or a g-whip) of length <= limit exists
  * on target in this state, 0 if none, -1 if the search visited `budget` partial whips without
  * deciding.  (A version also returned the candidates whose removal could turn a 0 into a 1, so that
@@ -264,8 +297,30 @@ static int search_args(const Cands *c, const char *name, int with_g, PyObject *c
 static PyObject *whip_search(const Cands *c, const SearchArgs *a, int need_g)
 {
     SrCtl ctl = {.budget = a->budget};
-    int found = sr_whip(c, a->z, a->g, need_g, a->limit, &ctl, NULL);
+    int found = sr_whip(c, a->z, a->g, need_g, 0, a->limit, &ctl, NULL);
     return PyLong_FromLong(found == SR_BUDGET ? -1 : found);
+}
+
+/* whip_chain(target, g, need_g, strict, limit, budget, /): a whip (g: a whip or a g-whip; need_g: a
+ * g-whip with a g-rlc) of length <= limit on target, loopless if strict (trial.c, sr_whip), as
+ * chain_tuple gives it: the search does not return its left-linking candidates (Python chooses them:
+ * order.whip_lefts); 0 if none; -1 if the search visited `budget` partial whips without deciding. */
+static PyObject *State_whip_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const Cands *c = &((StateObject *)self)->cands;
+    if (nargs != 6)
+        return PyErr_Format(PyExc_TypeError, "whip_chain() takes exactly 6 positional arguments (target, g, "
+                                             "need_g, strict, limit, budget), %zd given", nargs);
+    int need_g = PyObject_IsTrue(args[2]), strict = PyObject_IsTrue(args[3]);
+    if (need_g < 0 || strict < 0) return NULL;
+    PyObject *rest[4] = {args[0], args[1], args[4], args[5]};
+    SearchArgs a;
+    if (search_args(c, "whip_chain", 1, rest, 4, &a) < 0) return NULL;
+    SrCtl ctl = {.budget = a.budget};
+    SrChain chain;
+    int found = sr_whip(c, a.z, a.g, need_g, strict, a.limit, &ctl, &chain);
+    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
+    return chain_tuple(&chain);
 }
 
 static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -289,18 +344,6 @@ static PyObject *State_g_whip(PyObject *self, PyObject *const *args, Py_ssize_t 
     return whip_search(c, &a, 1);
 }
 
-/* labels.py's id of g-label k (the inverse of G_INDEX) */
-static int g_label_id(int k)
-{
-    for (int j = 0; j <= G_ID_MAX - G_ID_MIN; ++j)
-        if (G_INDEX[j] == k) return G_ID_MIN + j;
-    return 0;
-}
-
-/* labels.py's integers: a label 100n + 10r + c, a variable 100 (kind + 1) + 10a + b */
-static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
-static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
-
 /* braid(target, g, limit, budget, /): 1 if a braid (with g, a braid or a g-braid) of length <= limit may
  * exist on target in this state (the search is permissive: see its section in trial.c), 0 if none, -1
  * if the search visited `budget` partial braids without deciding. */
@@ -315,10 +358,10 @@ static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 /* braid_chain(target, g, limit, budget, /): a braid (with g, a braid or a g-braid) of length <= limit on
- * target, by the search that follows the definitions (strict, as the compiled raters use it), as a tuple
- * in the engine's integers: the variable its last cell empties, then its rlcs in a valid order (labels,
- * g-label ids); 0 if there is none; -1 if the search visited `budget` partial braids without deciding.
- * The engine records it as the rules record a braid they found (driver.py, Engine._lean_braid). */
+ * target, by the search that follows the definitions (strict, as the compiled raters use it), as
+ * chain_tuple gives it (its cells in a valid order); 0 if there is none; -1 if the search visited
+ * `budget` partial braids without deciding.  The engine records it as the rules record a braid they
+ * found (driver.py, Engine._lean_braid). */
 static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
@@ -328,21 +371,8 @@ static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssi
     SrChain chain;
     int found = sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain);
     if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
-    PyObject *out = PyTuple_New(chain.n);
-    if (out == NULL) return NULL;
-    for (int k = 0; k < chain.n; ++k) {
-        int r = k ? chain.rlc[k - 1] : -1;
-        long value = k == 0 ? variable_value(chain.var[chain.n - 1]) : r < NL ? label_value(r) : g_label_id(r - NL);
-        PyObject *x = PyLong_FromLong(value);
-        if (x == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, k, x);
-    }
-    return out;
+    return chain_tuple(&chain);
 }
-
 
 /* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this
  * state (see "special chains" above): a tuple of 3 * length ints, variable, left-linking label and
@@ -425,9 +455,16 @@ static PyMethodDef State_methods[] = {
     {"braid_chain", (PyCFunction)(void (*)(void))State_braid_chain, METH_FASTCALL,
      "braid_chain($self, target, g, limit, budget, /)\n--\n\n"
      "A braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit on target (a label "
-     "among the state's), found by the search that follows the definitions: a tuple, the variable its "
-     "last cell empties then its rlcs in a valid order (labels and g-label ids); 0 if none, -1 if the "
-     "search visited budget partial braids without deciding."},
+     "among the state's), found by the search that follows the definitions: a tuple (variable, "
+     "right-linking object) per cell in a valid order, in the engine's integers (0: the last cell's); 0 if "
+     "none, -1 if the search visited budget partial braids without deciding."},
+    {"whip_chain", (PyCFunction)(void (*)(void))State_whip_chain, METH_FASTCALL,
+     "whip_chain($self, target, g, need_g, strict, limit, budget, /)\n--\n\n"
+     "A whip (SPEC 4.2; with g, a whip or a g-whip; with need_g, a g-whip with a g-rlc, SPEC 4.5) of "
+     "length <= limit on target (a label among the state's): a tuple (variable, right-linking object) "
+     "per cell, in the engine's integers (0: the last cell's), left-linking candidates not given; not "
+     "strict, the search lets a left-linking candidate repeat, strict it does not (loopless, as the "
+     "rules); 0 if none, -1 if the search visited budget partial whips without deciding."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -50,6 +50,17 @@
    (assert (dirty))
    TRUE)
 
+;;; Lean whips (driver.py, Engine._lean_whip): a whip[2] the driver found is blockable as whip-2's are
+;;; (whip2-blocked.clp), and when lean whips start no target keeps partial whips (they depend
+;;; logically on these focus facts; a braid root's, level 1, stay).
+(deffunction sr-block-whip2 (?v1 ?l1 ?r1 ?v2 ?l2)
+   (assert (blocked (rule whip-2) (pattern ?v1 ?l1 ?r1 ?v2 ?l2)))
+   TRUE)
+
+(deffunction sr-unfocus-whips ()
+   (do-for-all-facts ((?f focus)) (and (eq ?f:pass 0) (>= ?f:level 2)) (retract ?f))
+   TRUE)
+
 (deffunction sr-touches (?a $?vs) (foreach ?v ?vs (assert (tv (a ?a) (v ?v)))) TRUE)
 
 ;;; The labels of the current candidates, as a multifield: iterating clipspy Fact objects instead

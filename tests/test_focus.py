@@ -290,6 +290,31 @@ def test_braids_found_by_the_search_keep_the_rules_eliminations(hard_puzzles, th
 
 
 @pytest.mark.parametrize("theory", ["B", "gB"])
+def test_whips_found_by_the_search_keep_the_braid_ratings(hard_puzzles, theory):
+    """From its lean whip level on (Engine.lean_whips_from: 4 by default in theories with braids), the
+    engine records the whips (g-whips) the compiled search finds, loopless, rather than build partial
+    whips in CLIPS.  Lean from level 2 (every whip from the search, whip[2]s blocked as the rules'),
+    the ratings are those of the rules' whips, and every path re-verifies."""
+    lean, rules = Engine(theory, lean_whips_from=2), Engine(theory, lean_whips_from=37)
+    assert Engine(theory).lean_whips_from == 4 and Engine("W").lean_whips_from == Engine("gW").lean_whips_from == 37
+    _assert_same_ratings(lean, rules, hard_puzzles + _braid_puzzles(theory))
+    steps = [s for p in hard_puzzles for s in lean.solve(p).steps if s.rule in ("whip", "g-whip") and s.level >= 2]
+    assert len(steps) > 20 and any(s.level == 2 and len(s.eliminations) > 1 for s in steps)
+
+
+def test_whips_from_the_search_are_not_the_rules_whips(cb001):
+    """Why W and gW keep the rules' whips: the rules keep one partial whip per sequence of rlcs (the
+    first built), whose left-linking candidates decide which loopless extensions exist, so they miss
+    whips the definition allows.  cb-001 line 3753: W 9, published and by the rules; whips from the
+    compiled search solve it with whips of 8 cells at most, in a path the checker accepts."""
+    text = (cb001 / "puzzles.txt").read_text().splitlines()[3752].split()[0]
+    assert (cb001 / "W-ratings.txt").read_text().split()[3752] == "9"
+    assert Engine("W").solve(text).rating == 9
+    lean = Engine("W", lean_whips_from=2).solve(text)
+    assert lean.rating == 8 and replay(lean.puzzle, lean.steps, unique_solution(lean.puzzle)).ok
+
+
+@pytest.mark.parametrize("theory", ["B", "gB"])
 def test_the_whip_search_is_not_repeated_in_a_state_it_found_nothing_in(hard_puzzles, theory):
     """A braid stage reaches quiescence once per target it tries, most of them changing nothing; the
     whip search at a level's length runs again only after a change (the targets left are a subset of

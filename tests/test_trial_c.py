@@ -22,8 +22,12 @@ from pathlib import Path
 import pytest
 
 from sudorules import _trial, core
-from sudorules.engine.labels import G_LABELS, LINKS
+from sudorules.engine.bridge import step_of_record
+from sudorules.engine.labels import G_LABELS, LINKS, is_glabel
+from sudorules.engine.order import whip_lefts
 from sudorules.engine.trial import TrialState
+from sudorules.resolution.families import check_step
+from sudorules.resolution.state import ResolutionState
 from sudorules.puzzle import Puzzle
 
 ALL_LABELS = sorted(LINKS)
@@ -349,6 +353,49 @@ def test_compiled_search_matches_reference(search, g):
     assert answers[True] > least and answers[False] > least, answers
 
 
+@pytest.mark.parametrize("g", [False, True])
+def test_whip_chains_strict_and_permissive(g):
+    """State.whip_chain, which the engine records from its lean whip level on: not strict it answers as
+    State.whip (and TrialState.whip), strict as the reference that refuses a repeated left-linking
+    candidate (TrialState.whip(loopless=True)); with need_g as State.g_whip.  Every chain found strict
+    gets loopless left-linking candidates from order.whip_lefts, and the independent checker accepts it
+    as a whip (g-whip) in the state; the permissive search also finds chains whose candidates must
+    repeat, which whip_lefts refuses."""
+    rng = random.Random(31 + g)
+    answers, refused, checked = Counter(), 0, 0
+    from sudorules.engine import Engine
+
+    brt = Engine("BRT")  # states after Singles, as the engine searches them (a whip's last cell has 2+)
+    for text in [line.split()[0] for line in DEMO.read_text().splitlines() if line.strip()][:12]:
+        after = brt.solve(text)
+        if after.solved:
+            continue
+        puzzle = Puzzle.from_candidates([after.candidates.get(cell) or {after.values[cell]} for cell in range(81)])
+        labels = labels_of_candidates(puzzle.candidates())
+        reference, compiled = TrialState(labels, LINKS), _trial.State(labels)
+        for z in rng.sample(labels, 10):
+            for limit in (2, 3, 4, 5, 6):
+                loose = compiled.whip_chain(z, g, False, False, limit, 10**7)
+                assert (loose != 0) == (compiled.whip(z, g, limit, 10**7) == 1)
+                if g:
+                    need = compiled.whip_chain(z, True, True, False, limit, 10**7)
+                    assert (need != 0) == (compiled.g_whip(z, limit, 10**7) == 1)
+                strict = compiled.whip_chain(z, g, False, True, limit, 10**7)
+                want = reference.whip(z, g, limit, loopless=True)
+                assert (strict != 0) == want, (text, z, g, limit)
+                answers[want] += 1
+                if loose and whip_lefts(labels, z, loose) is None:
+                    refused += 1
+                if strict:
+                    cells = whip_lefts(labels, z, strict)
+                    assert cells is not None and len(cells) == 3 * len(strict) // 2 <= 3 * limit
+                    rule = "g-whip" if any(is_glabel(r) for r in cells[2::3]) else "whip"
+                    step = step_of_record([rule, len(cells) // 3, [z], [], cells])
+                    assert check_step(ResolutionState(puzzle), step) == [], step.text()
+                    checked += 1
+    assert answers[True] > 50 and answers[False] > 50 and checked > 20 and refused > 5, (answers, checked, refused)
+
+
 def test_g_whips_are_found_where_whips_are_not():
     """With g the search also takes g-rlcs: on these states some targets get a g-whip and no whip."""
     more = 0
@@ -381,11 +428,17 @@ def test_compiled_g_whip_matches_reference():
 
 
 def test_whip_budget():
-    labels = demo_states(1)[0]
-    st = _trial.State(labels)
-    deep = [z for z in labels if st.whip(z, False, 6, 10**7) == 0]
-    assert deep
-    assert st.whip(deep[0], False, 6, 1) == -1  # out of budget: undecided
+    """Out of budget, a whip search is undecided (-1).  The targets tried carry no whip of 6 cells but
+    their propagation contradicts within 6 rounds, so the search cannot refuse them at its first nodes."""
+    undecided = []
+    for labels in demo_states(4):
+        st = _trial.State(labels)
+        deep = [z for z in labels if st.depth([z], False, 6) and st.whip(z, False, 6, 10**7) == 0]
+        undecided += [z for z in deep if st.whip(z, False, 6, 2) == -1]  # out of budget after two nodes
+        if undecided:
+            break
+    assert undecided and all(st.whip_chain(z, False, False, strict, 6, 2) == -1 for z in undecided
+                             for strict in (False, True))
 
 
 @pytest.mark.parametrize("search", ["whip", "braid"])

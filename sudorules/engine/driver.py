@@ -32,7 +32,7 @@ from . import rulegen
 from .bridge import QuietRunLimit, Recorder, step_of_record
 from .labels import (G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_at,
                      label_variables)
-from .order import order_braid
+from .order import order_braid, whip_lefts
 from .schedule import APPLIED, FIRST_BRAID_LEVEL, LEAN_BRAIDS_FROM, NONE, OPEN, BraidSchedule
 from .seek import SeekStats, find_chain
 from .trial import State, depths
@@ -41,9 +41,17 @@ from .trial import State, depths
 #: rated gW in 354 s with 50,000 and 330 s with 200,000, W 166 and 165 s)
 WHIP_SEARCH_BUDGET = 200000
 BRAID_SEARCH_BUDGET = 50000
+#: the default level from which whips come from the compiled search in theories with braids
+#: (Engine(lean_whips_from=...); docs/engine.md, "Lean whips", has the measurements that chose it)
+LEAN_WHIPS_FROM = 4
+#: a level no chain reaches: "never" for lean_whips_from
+NEVER = 37
+#: the focus "level" _whip_targets gives a target it has already eliminated with a recorded whip
+#: (lean whips: see _lean_whip)
+ELIMINATED = 0
 #: nodes of the compiled braid search that finds a lean stage's braid before CLIPS is left to decide
 #: (a node is about a microsecond: CLIPS's partial braids cost far more than a second's search)
-LEAN_CHAIN_BUDGET = 2_000_000
+LEAN_CHAIN_BUDGET = 200_000_000
 
 #: how many rule firings between two looks at the clock
 RUN_CHUNK = 2000
@@ -59,9 +67,13 @@ class Engine:
     ``max_length``: the longest chain tried (default 36; each family's own longest caps it too).
     ``lean_braids_from``: the level from which partial braids of the newest lengths are kept for one
     target at a time (partial g-braids: 2 levels sooner; 37: never).
+    ``lean_whips_from``: the level from which whips and g-whips of length 2 or more come from the
+    compiled search rather than from partial whips in CLIPS (see :meth:`_lean_whip`; 37: never;
+    default: ``LEAN_WHIPS_FROM`` in a theory with braids, never in the others).
     """
 
-    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM):
+    def __init__(self, theory: str = "W", max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM,
+                 lean_whips_from: Optional[int] = None):
         spec = families.theory_spec(theory)
         self.theory = str(spec.theory)
         #: B: from this level on, the newest partial braids are built for one target at a time and
@@ -82,6 +94,10 @@ class Engine:
         #: those whose chains hold g-labels (their targets' trial propagation assumes g-labels)
         self._passes = tuple(sorted({f.focus_pass for f in spec.families if f.focus_pass is not None}))
         self._g_passes = {f.focus_pass for f in spec.families if f.focus_pass is not None and f.g_labels}
+        #: from this level on, whips come from the compiled search (_lean_whip): only where braids
+        #: follow them, since a loopless whip the rules never build changes no braid rating
+        self.lean_whips_from = lean_whips_from if lean_whips_from is not None else (
+            LEAN_WHIPS_FROM if self._passes else NEVER)
         #: the lean level of each pass: lean_braids_from, sooner for families with more partial chains
         #: (37 and more: never)
         self._lean = {f.focus_pass: (lean_braids_from if lean_braids_from > 36
@@ -266,6 +282,9 @@ class Engine:
         open_ = labels - self._true
         plain = sorted(open_ - self._focused) if False in kinds else []
         with_g = sorted(open_ - self._g_focused) if self._whip_g and True in kinds else []
+        if self._level >= self.lean_whips_from and self.trial_filter and self.whip_search and limit >= 2:
+            return self._lean_whip(labels, self._within(labels, plain, False, limit),
+                                   self._within(labels, with_g, True, limit), limit)
         top = G_WHIP_FOCUS if self._whip_g else WHIP_FOCUS
         found: dict[int, int] = {}
         if not self.trial_filter:
@@ -300,7 +319,7 @@ class Engine:
         if self._searched_empty is not None and self._searched_empty[0] >= limit \
                 and self._searched_empty[1] == len(self._recorder.changes):
             return []
-        return list(self._whip_targets(limit, kinds=(g,)))
+        return [z for z, level in self._whip_targets(limit, kinds=(g,)).items() if level != ELIMINATED]
 
     def _level_whip_target(self, level: int) -> dict[int, int]:
         """:meth:`_whip_targets` at the level's own length, first one only, when a level starts or is
@@ -329,6 +348,52 @@ class Engine:
             for z in targets:
                 if search(z):
                     return {z: level}
+        return {}
+
+    def _lean_whip(self, labels: set[int], plain: list[int], with_g: list[int], limit: int) -> dict[int, int]:
+        """From level ``lean_whips_from`` on, whips and g-whips of length 2 or more come from the
+        compiled search, not from partial whips in CLIPS: the first target (in the order of
+        :meth:`_whip_targets`, whips before g-whips) on which ``State.whip_chain`` finds one of length
+        ``limit`` or less gets it recorded, with left-linking candidates chosen by
+        :func:`.order.whip_lefts`, and is eliminated (``{target: ELIMINATED}``).  It is asked exactly
+        where the focus would have been (after a step, by length, rules/whip-search.clp; when a level
+        starts or is quiescent), so the order of SPEC §5.3 is the same; one chain at a time, since it
+        changes the state.  A search out of budget, or a chain whose left-linking candidates would
+        repeat (the search allows that, the rules do not), focuses the target instead, as below the
+        lean level.
+
+        Why: a focused target keeps its partial whips through every later step, and they grow with
+        the level.  On top1465 #182 under gB its partial g-whips of lengths 7-12 were 170,000 facts
+        at level 14 and took the process past 24 GB (docs/engine.md, "Lean whips").
+        Why only in theories with braids: the rules keep one partial whip per sequence of rlcs (the
+        first built, rules/partial-whip.clp), and its left-linking candidates decide which loopless
+        extensions exist, so they miss some whips the definition allows (cb-001 line 3753: W 9
+        published and by the rules, 8 with whips from the search, its path verified).  A braid
+        theory finds such a whip as a braid of the same length anyway, so no rating changes."""
+        state = self._state()
+        for targets, g, focus in ((plain, False, WHIP_FOCUS), (with_g, True, G_WHIP_FOCUS)):
+            for z in targets:
+                cells = None
+                for strict in (False, True):  # the permissive search is the cheaper, and says no as often
+                    found = state.whip_chain(z, g, g, strict, limit, LEAN_CHAIN_BUDGET)
+                    if found == 0:
+                        break
+                    cells = None if found == -1 else whip_lefts(labels, z, found)
+                    if cells is not None:
+                        break
+                if found == 0:
+                    continue
+                if cells is None:
+                    self._focused.add(z)
+                    if g:
+                        self._g_focused.add(z)
+                    return {z: focus}
+                rule = "g-whip" if any(is_glabel(r) for r in cells[2::3]) else "whip"
+                self._recorder.chain(rule, len(cells) // 3, z, cells)
+                self.env.find_function("sr-eliminate")(z)
+                if len(cells) == 6:  # whip[2] is blockable (rules/whip2-blocked.clp)
+                    self.env.find_function("sr-block-whip2")(*cells[:5])
+                return {z: ELIMINATED}
         return {}
 
     def _seek(self, name: str, length: int) -> list[int]:
@@ -386,9 +451,9 @@ class Engine:
             return NONE
         if found == -1:
             return OPEN
-        closing, *rlcs = found
+        rlcs, closing = list(found[1:-2:2]), found[-2]
         rule = "g-braid" if any(is_glabel(r) for r in rlcs) else "braid"
-        self._recorder.braid(len(found), target, rlcs, closing, rule)
+        self._recorder.braid(len(found) // 2, target, rlcs, closing, rule)
         self.env.find_function("sr-eliminate")(target)
         return APPLIED
 
@@ -417,7 +482,7 @@ class Engine:
 
     def _focus_whips(self, found: dict[int, int]) -> None:
         """Focus each target of ``found`` in WHIP_PASS at its level (:meth:`_whip_targets`)."""
-        for level in sorted(set(found.values())):
+        for level in sorted(set(found.values()) - {ELIMINATED}):
             self.env.find_function("sr-focus")(WHIP_PASS, level, *(z for z, lv in found.items() if lv == level))
 
     def _assert_touches(self) -> None:
@@ -547,6 +612,12 @@ class Engine:
                 {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             self._level = level
+            if self._whip_focus and level == self.lean_whips_from:
+                # lean whips from here on: the focused targets' partial whips go (they depend
+                # logically on the focus facts), and every target is searched again
+                env.find_function("sr-unfocus-whips")()
+                self._focused.clear()
+                self._g_focused.clear()
             if self._whip_focus and level >= 2:
                 self._focus_whips(self._level_whip_target(level))
             env.find_function("sr-activate")(level)

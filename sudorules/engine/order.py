@@ -7,7 +7,7 @@ current candidates.  The bridge (:mod:`.bridge`) calls it when it records a brai
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from .labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
 
@@ -75,3 +75,40 @@ def order_braid(current: Iterable[int], target: int, rlcs: list[int], vid: int) 
     out += [vid, (fresh or lefts)[0], 0]
     return out
 
+
+
+def whip_lefts(current: Iterable[int], target: int, cells: Sequence[int]) -> Optional[list[int]]:
+    """Left-linking candidates for a whip or g-whip found by the compiled search (``State.whip_chain``:
+    each cell's variable and right-linking object, 0 for the last), which does not choose them.
+
+    Cell k's is a current candidate of its variable other than its rlc (outside it, for a g-rlc),
+    linked to the previous rlc (g-linked to a g-rlc; Z for the first cell); no two cells may share one
+    (loopless whips, SPEC §4.2), which the search does not check.  Returns the flat (v, l, r) list
+    the rules record (ending (v, l, 0)), or None if no such choice exists."""
+    by_variable: dict[int, list[int]] = {}
+    for lab in current:
+        for v in label_variables(lab):
+            by_variable.setdefault(v, []).append(lab)
+    variables, rights = list(cells[0::2]), list(cells[1::2])
+    options = []
+    for k, (v, r) in enumerate(zip(variables, rights)):
+        prev = rights[k - 1] if k else target
+        linked = G_LINKS[prev] if is_glabel(prev) else LINKS[prev]
+        inside = set(G_LABELS[r]) if r and is_glabel(r) else {r}
+        options.append([x for x in by_variable.get(v, []) if x not in inside and x in linked])
+    chosen: list[int] = []
+
+    def choose(k: int) -> bool:  # backtracking; the options are few and nearly always distinct
+        if k == len(options):
+            return True
+        for x in options[k]:
+            if x not in chosen:
+                chosen.append(x)
+                if choose(k + 1):
+                    return True
+                chosen.pop()
+        return False
+
+    if not choose(0):
+        return None
+    return [x for k in range(len(variables)) for x in (variables[k], chosen[k], rights[k])]

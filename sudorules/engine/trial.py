@@ -103,7 +103,8 @@ class TrialState:
         return None
 
 
-    def whip(self, target: int, g: bool = False, limit: int = 36, need_g: bool = False) -> bool:
+    def whip(self, target: int, g: bool = False, limit: int = 36, need_g: bool = False,
+             loopless: bool = False) -> bool:
         """Is there a whip (with ``g``: a whip or g-whip, SPEC §4.2, §4.5) of length at most
         ``limit`` on ``target``?  With ``need_g`` (and ``g``), only a g-whip proper counts: one with
         at least one g-rlc, what the g-whip[n] rules find.  The reference of the compiled searches
@@ -112,19 +113,25 @@ class TrialState:
         (rules/partial-whip*.clp, partial-g-whip*.clp), except that a left-linking candidate may
         repeat an earlier one (the rules refuse it).  That only widens the search, so "no" here means
         the rules find none either; and it makes a partial chain's extensions depend on its set of
-        rlcs and its last one only, which the compiled search uses to explore each such pair once."""
+        rlcs and its last one only, which the compiled search uses to explore each such pair once.
+        With ``loopless``, a left-linking candidate may not repeat, as in the rules: the reference of
+        ``State.whip_chain(..., strict=True)``."""
         present = self.labels
         g_of = {gl: G_LABELS[gl] for v in _G_OF_VARIABLE for gl in _G_OF_VARIABLE[v]} if g else {}
 
         def closes(rlcs: frozenset[int]) -> bool:
             return not need_g or any(is_glabel(r) for r in rlcs)
 
-        def extend(last: int, k: int, rlcs: frozenset[int], used: frozenset[int], inc: frozenset[int]) -> bool:
+        def extend(last: int, k: int, rlcs: frozenset[int], used: frozenset[int], inc: frozenset[int],
+                   llcs: frozenset[int] = frozenset()) -> bool:
             if is_glabel(last):
                 lefts, via = G_LINKS[last] & present, {glabel_variable(last)}
             else:
                 lefts, via = self.links[last], set(label_variables(last))
             for left in sorted(lefts):
+                if loopless and left in llcs:
+                    continue
+                llcs_after = llcs | {left} if loopless else llcs
                 for v in label_variables(left):
                     if v in used or v in via:
                         continue
@@ -137,14 +144,15 @@ class TrialState:
                         continue
                     if len(free) == 1:
                         r = free[0]
-                        if r not in rlcs and extend(r, k + 1, rlcs | {r}, used | {v}, inc | self.links[r]):
+                        if r not in rlcs and extend(r, k + 1, rlcs | {r}, used | {v}, inc | self.links[r], llcs_after):
                             return True
                     elif g and len(free) <= 3:
                         for gl in _G_OF_VARIABLE.get(v, ()):
                             labels = set(g_of[gl])
                             if (set(free) <= labels and left not in labels and gl not in rlcs
                                     and not labels & rlcs
-                                    and extend(gl, k + 1, rlcs | {gl}, used | {v}, inc | (G_LINKS[gl] & present))):
+                                    and extend(gl, k + 1, rlcs | {gl}, used | {v}, inc | (G_LINKS[gl] & present),
+                                               llcs_after)):
                                 return True
             return False
 
