@@ -1,8 +1,11 @@
-"""The order of a braid's (g-braid's) right-linking candidates, found by the rules as a set.
+"""What a chain found without its printed form needs before it is recorded: the order of a braid's
+(g-braid's) right-linking candidates, and the left-linking candidates of a whip (g-whip).
 
 Partial braids are keyed by their set of rlcs (rules/braid.clp), so when a braid fires its rlcs come
 without an order; :func:`order_braid` puts them in one that the checker accepts (SPEC §4.4), from the
-current candidates.  The bridge (:mod:`.bridge`) calls it when it records a braid step.
+current candidates.  The bridge (:mod:`.bridge`) calls it when it records a braid step, whether the
+rules or the compiled search found it.  The compiled whip search gives each cell's variable and rlc
+only; :func:`whip_lefts` chooses loopless left-linking candidates (the driver's lean whips).
 """
 
 from __future__ import annotations
