@@ -268,25 +268,35 @@ static int g_label_id(int k)
 static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
 static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
 
+/* A right-linking object in the engine's integers: a label, a g-label id, 0 for none (-1). */
+static long rlc_value(int r) { return r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL); }
+
+/* A tuple of the n ints of `values`, or NULL with an error set. */
+static PyObject *ints_tuple(const long *values, Py_ssize_t n)
+{
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t j = 0; j < n; ++j) {
+        PyObject *x = PyLong_FromLong(values[j]);
+        if (x == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, j, x);
+    }
+    return out;
+}
+
 /* A chain found by a search as a tuple of 2 * n ints: each cell's variable and right-linking object
  * (a label, a g-label id, 0 for the last cell), in the engine's integers. */
 static PyObject *chain_tuple(const SrChain *chain)
 {
-    PyObject *out = PyTuple_New(2 * chain->n);
-    if (out == NULL) return NULL;
+    long values[2 * SR_MAX_CHAIN];
     for (int k = 0; k < chain->n; ++k) {
-        int r = chain->rlc[k];
-        long values[2] = {variable_value(chain->var[k]), r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL)};
-        for (int j = 0; j < 2; ++j) {
-            PyObject *x = PyLong_FromLong(values[j]);
-            if (x == NULL) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(out, 2 * k + j, x);
-        }
+        values[2 * k] = variable_value(chain->var[k]);
+        values[2 * k + 1] = rlc_value(chain->rlc[k]);
     }
-    return out;
+    return ints_tuple(values, 2 * chain->n);
 }
 
 /* whip(target, g, limit, budget, /): 1 if a whip (with g, a whip or a g-whip) of length <= limit exists
@@ -406,22 +416,13 @@ static PyObject *State_chain(PyObject *self, PyObject *const *args, Py_ssize_t n
     int16_t cells[3 * SR_MAX_CHAIN];
     int found = sr_chain(c, z, mode, (int)length, typed, &ctl, cells);
     if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
-    PyObject *out = PyTuple_New(3 * length);
-    if (out == NULL) return NULL;
+    long values[3 * SR_MAX_CHAIN];
     for (int k = 0; k < length; ++k) {
-        int r = cells[3 * k + 2];
-        long values[3] = {variable_value(cells[3 * k]), label_value(cells[3 * k + 1]),
-                          r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL)};
-        for (int j = 0; j < 3; ++j) {
-            PyObject *x = PyLong_FromLong(values[j]);
-            if (x == NULL) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(out, 3 * k + j, x);
-        }
+        values[3 * k] = variable_value(cells[3 * k]);
+        values[3 * k + 1] = label_value(cells[3 * k + 1]);
+        values[3 * k + 2] = rlc_value(cells[3 * k + 2]);
     }
-    return out;
+    return ints_tuple(values, 3 * length);
 }
 
 static PyMethodDef State_methods[] = {
