@@ -211,7 +211,7 @@ class Status(_StrEnum):
     BEYOND_TE3 = "beyond-te3"        #: not in T&E(3): beyond the classification (no such puzzle is known)
     CONTRADICTION = "contradiction"  #: a CSP variable lost all its candidates (no solution)
     TIMEOUT = "timeout"              #: the time limit was reached
-    MEMORY = "memory"                #: a batch worker passed its memory limit
+    MEMORY = "memory"                #: a batch worker (or a solve) passed its memory limit
     CRASHED = "crashed"              #: a batch worker died
     INVALID = "invalid"              #: the input is no puzzle, or has no or several solutions
 

@@ -18,6 +18,7 @@ EXIT_INVALID = 1       #: some input record is invalid (or the run failed part-w
 EXIT_USAGE = 2         #: bad arguments: an option value, a missing input file, an unwritable output
 EXIT_NOT_SOLVED = 3    #: solve: the theory could not finish a puzzle
 EXIT_TIMEOUT = 4       #: solve: the time limit was reached
+EXIT_MEMORY = 5        #: solve: the memory limit was reached
 EXIT_SIGINT = 128 + signal.SIGINT    #: 130: interrupted (Ctrl-C)
 EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
 #: 141: standard output was closed by its reader (``| head``): the output was cut, nothing failed;
@@ -93,6 +94,10 @@ class NotSolvedError(SudorulesError):
 
 class TimeLimitError(SudorulesError):
     """A resolution stopped by its time limit, from ``Resolution.raise_for_status()``."""
+
+
+class MemoryLimitError(SudorulesError):
+    """A resolution stopped by its memory limit, from ``Resolution.raise_for_status()``."""
 
 
 class EngineError(SudorulesError):

@@ -891,3 +891,21 @@ def test_singular_in_messages(tmp_path):
     for wrong in ("1 puzzles", "1 samples", "1 jobs", "1 rows"):
         for name, text in (("rate", result.stderr), ("count", count.stdout + count.stderr)):
             assert not re.search(rf"(?<![\d.,]){wrong}\b", text), f"{name} says {wrong!r}: {text[:400]!r}"
+
+
+#: a generated puzzle (top-down, seed 77) whose gW run builds thousands of partial g-whips in CLIPS
+GW_HEAVY = ".........2...75..66.....87..65.3....48....5.273....1.....9.6......18.4..8.9......"
+
+
+def test_solve_stops_at_its_memory_limit(tmp_path):
+    """``solve --memory-limit`` stops a run whose rules grow the process past the limit with status 5,
+    one line on stderr, and the path so far printed whole (the default, the memory available at the
+    start, keeps a runaway gW run from the kernel's OOM killer: top1465 #182 took 24 GB in 260 s)."""
+    stopped = run(["solve", GW_HEAVY, "--theory", "gW", "--memory-limit", "1"], tmp_path)
+    assert stopped.returncode == 5, stopped.stderr
+    assert stopped.stderr.strip() == "line 1: memory limit of 1 MiB reached; stopped"
+    assert "MEMORY LIMIT REACHED" in stopped.stdout and "Final resolution state:" in stopped.stdout
+    free = run(["solve", GW_HEAVY, "--theory", "gW", "--memory-limit", "0"], tmp_path)
+    assert free.returncode == 0 and "PUZZLE 0 IS SOLVED" in free.stdout
+    bad = run(["solve", GW_HEAVY, "--memory-limit", "-3"], tmp_path)
+    assert bad.returncode == 2 and "Invalid value for '--memory-limit'" in bad.stderr and "Traceback" not in bad.stderr

@@ -302,6 +302,21 @@ def test_whips_found_by_the_search_keep_the_braid_ratings(hard_puzzles, theory):
     assert len(steps) > 20 and any(s.level == 2 and len(s.eliminations) > 1 for s in steps)
 
 
+def test_a_memory_limit_stops_the_rules_with_a_path_that_verifies():
+    """Engine.solve(memory_limit=...): the process's growth is read between chunks of rule firings; past
+    the limit the run ends with status memory, its steps so far valid, and raise_for_status says so."""
+    from test_cli_edges import GW_HEAVY
+
+    engine = Engine("gW")
+    stopped = engine.solve(GW_HEAVY, memory_limit=1)
+    assert stopped.status == "memory" and not stopped.solved
+    report = replay(stopped.puzzle, stopped.steps, unique_solution(stopped.puzzle))
+    assert report.ok and not report.state.is_solved()
+    with pytest.raises(sudorules.MemoryLimitError, match="memory limit reached"):
+        stopped.raise_for_status()
+    assert engine.solve(GW_HEAVY, memory_limit=2**34).solved  # and the next run is whole
+
+
 def test_whips_from_the_search_are_not_the_rules_whips(cb001):
     """Why W and gW keep the rules' whips: the rules keep one partial whip per sequence of rlcs (the
     first built), whose left-linking candidates decide which loopless extensions exist, so they miss

@@ -12,7 +12,7 @@ from typing import Optional
 import click
 
 from ..output import check_output, check_output_directory, is_stdout
-from ..errors import EXIT_INVALID, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
 from ..resolution import families
 from ..resolution.path import format_path
 from ..reader import names_file, records_from_argument
@@ -20,7 +20,7 @@ from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
-from .options import TIME_LIMIT
+from .options import MEMORY_MIB, TIME_LIMIT
 from .theory_option import TheoryName, theories_help
 
 THEORIES = [str(theory) for theory in families.THEORIES]
@@ -35,6 +35,9 @@ HEARTBEAT_SECONDS = 10.0
               help="Longest chain tried (each family's own longest too: bivalue-chains and z-chains 20).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
+@click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
+              help="MiB the run may grow by on one puzzle before it is stopped (exit status 5). Default: the "
+                   "memory available at the start. 0: no limit.")
 @click.option("--verify/--no-verify", default=False,
               help="Re-check every step with the independent checker and the core's solution (T&E steps: "
                    "their contexts replayed down to the contradiction).")
@@ -56,8 +59,8 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--progress/--no-progress", default=None,
               help=f"Every {HEARTBEAT_SECONDS:g} s of a long run, say on stderr which puzzle and level the "
                    "run is at [default: when stderr is a terminal].")
-def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], verify: bool, brief: bool,
-          lean_braids_from: int, output_format: str, html_output: Optional[str], svg_output: Optional[str],
+def solve(source: str, theory: str, max_length: int, time_limit: Optional[float], memory_limit: Optional[int],
+          verify: bool, brief: bool, lean_braids_from: int, output_format: str, html_output: Optional[str], svg_output: Optional[str],
           progress: Optional[bool]) -> None:
     """Solve each puzzle by resolution rules and print its path, final grid and rating.
 
@@ -70,8 +73,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     \b
     Exit status: 0 all solved; 1 an invalid puzzle (bad line, no or several solutions);
     2 bad arguments (no such file...); 3 the theory could not finish a puzzle (its partial path
-    and remaining candidates are printed); 4 the time limit was reached; 130 / 143 interrupted
-    (the paths printed so far are complete).
+    and remaining candidates are printed); 4 the time limit was reached; 5 the memory limit was
+    reached; 130 / 143 interrupted (the paths printed so far are complete).
     """
     from ..resolution.verify import replay
 
@@ -91,6 +94,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     where = {"line": 0, "level": 0, "done": 0}
     _stop_cleanly_on_signals(where)
     solver = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
+    memory_bytes = _memory_bytes(memory_limit)
     solver.level_hook = lambda level: where.__setitem__("level", level)
     status = 0
     for rank, record in enumerate(records, start=1):
@@ -114,7 +118,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
                                           f"level {where['level']}, {seconds:.0f} s"),
                          _say)
         with beat, stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
-            resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution)
+            resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution,
+                                      memory_limit=memory_bytes)
         if output_format == "json":
             sys.stdout.write(json.dumps({"number": number, "line": record.line, **resolution.to_dict()},
                                         ensure_ascii=False) + "\n")
@@ -137,6 +142,9 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             click.echo(f"verified: {report.steps_checked} steps", err=True)
         if resolution.status == "timeout":
             status = max(status, EXIT_TIMEOUT)
+        elif resolution.status == "memory":
+            click.echo(f"line {record.line}: memory limit of {memory_bytes // 2**20} MiB reached; stopped", err=True)
+            status = max(status, EXIT_MEMORY)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
     if html_output is not None and resolutions:
@@ -145,6 +153,17 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
                         title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
     raise click.exceptions.Exit(status)
+
+
+def _memory_bytes(memory_limit: Optional[int]) -> Optional[int]:
+    """``--memory-limit`` in bytes: by default the memory available now (past it the kernel would
+    kill a process, maybe another one; top1465 #182 under gW grows by about 100 MB a second); 0 or
+    a system that does not say: none."""
+    from .. import oscompat
+
+    if memory_limit is None:
+        return oscompat.available_memory()
+    return memory_limit * 2**20 or None
 
 
 def _invalid_json(output_format: str, number: int, line: int, puzzle: str, reason: Optional[str]) -> None:

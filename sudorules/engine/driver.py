@@ -22,6 +22,7 @@ from typing import Optional, Sequence, Union
 
 import clips
 
+from .. import oscompat
 from ..enums import Status
 from ..errors import EngineError
 from ..puzzle import Puzzle, cell_at
@@ -508,10 +509,14 @@ class Engine:
                 assert_touches(gid, *sorted(reached))
 
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
-              solution: Optional[Union[str, list[int]]] = None) -> Resolution:
+              solution: Optional[Union[str, list[int]]] = None, memory_limit: Optional[int] = None) -> Resolution:
         """Run the theory on one puzzle and return its :class:`Resolution`.
 
-        ``time_limit`` (seconds) stops the run with status ``timeout``.  ``solution`` (81 digits,
+        ``time_limit`` (seconds) stops the run with status ``timeout``; ``memory_limit`` (bytes the
+        process may grow by during the run, its resident memory read between two chunks of rule
+        firings) with status ``memory``: CLIPS itself, out of memory, prints one line and exits the
+        process, and before that the kernel may kill whatever it picks (top1465 #182 under gW grows by
+        about 100 MB a second, and took 24 GB in 260 s).  ``solution`` (81 digits,
         e.g. from :func:`sudorules.core.solve`) is an optional speed-up: no partial whip or braid
         is built on a candidate of the solution, since no sound rule can eliminate it; the
         eliminations found are the same.  Pass it only for a puzzle known to have that unique
@@ -521,6 +526,10 @@ class Engine:
             puzzle = Puzzle.from_string(puzzle)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
+        memory_cap = None
+        if memory_limit is not None:
+            resident = oscompat.resident_memory()
+            memory_cap = None if resident is None else resident + memory_limit
         recorder = self._recorder = Recorder(
             lambda target, rlcs, vid: order_braid(set(self.current_labels()), target, rlcs, vid))
         self._callback_error = None
@@ -568,6 +577,9 @@ class Engine:
             if fired == RUN_CHUNK:
                 if deadline is not None and time.perf_counter() > deadline:
                     status = "timeout"
+                    break
+                if memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap:
+                    status = "memory"
                     break
                 continue
             # quiescent at the current level

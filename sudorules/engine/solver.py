@@ -73,9 +73,12 @@ class Solver:
         return self._engines[theory]
 
     def solve(self, puzzle: PuzzleLike, theory: Union[Theory, str] = Theory.W, *,
-              time_limit: Optional[float] = None, solution: Optional[Sequence[int]] = None) -> "Resolution":
+              time_limit: Optional[float] = None, solution: Optional[Sequence[int]] = None,
+              memory_limit: Optional[int] = None) -> "Resolution":
         """Check ``puzzle`` (unless its unique ``solution`` is given, from :func:`unique_solution`),
-        then run ``theory`` on it; the :class:`~sudorules.steps.Resolution` tells how it ended."""
+        then run ``theory`` on it; the :class:`~sudorules.steps.Resolution` tells how it ended.
+        ``memory_limit``: bytes the rules may grow the process by (status ``memory``; the compiled
+        T&E engine needs a few MB and takes none)."""
         from ..resolution.families import theory_spec
 
         spec = theory_spec(theory)  # an unknown theory is named before the puzzle is looked at
@@ -90,7 +93,7 @@ class Solver:
         engine = self.engine(theory)
         if solution is None:
             solution = unique_solution(puzzle)
-        return engine.solve(puzzle, time_limit=time_limit, solution=solution)
+        return engine.solve(puzzle, time_limit=time_limit, solution=solution, memory_limit=memory_limit)
 
     def close(self) -> None:
         """Free the engines (they are built again if the solver is used after)."""

@@ -98,6 +98,8 @@ def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> 
     else:
         if resolution.status == "timeout":
             yield f"TIME LIMIT REACHED after {resolution.seconds:.2f}s."
+        elif resolution.status == "memory":
+            yield f"MEMORY LIMIT REACHED after {resolution.seconds:.2f}s."
         yield f"PUZZLE {number} IS NOT SOLVED. {state.missing_values()} VALUES MISSING."
         yield "Final resolution state:"
         yield from state.grid_text().splitlines()

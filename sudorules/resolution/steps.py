@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from ..enums import Status, Theory
-from ..errors import InvalidPuzzleError, NotSolvedError, TimeLimitError
+from ..errors import InvalidPuzzleError, MemoryLimitError, NotSolvedError, TimeLimitError
 from ..puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
@@ -474,12 +474,14 @@ class Resolution:
 
     def raise_for_status(self) -> "Resolution":
         """Return ``self`` when solved; otherwise raise the matching :class:`SudorulesError`
-        (:class:`TimeLimitError`, :class:`NotSolvedError`, :class:`InvalidPuzzleError`), as
+        (:class:`TimeLimitError`, :class:`MemoryLimitError`, :class:`NotSolvedError`, :class:`InvalidPuzzleError`), as
         ``requests`` does for HTTP errors."""
         if self.status == Status.INVALID:
             raise InvalidPuzzleError(self.puzzle, self.error or "invalid")
         if self.status == "timeout":
             raise TimeLimitError(f"{self.puzzle}: time limit reached after {self.seconds:.2f} s under {self.theory}")
+        if self.status == "memory":
+            raise MemoryLimitError(f"{self.puzzle}: memory limit reached after {self.seconds:.2f} s under {self.theory}")
         if not self.solved:
             raise NotSolvedError(f"{self.puzzle}: {self.status} under {self.theory}"
                                  + (f" ({self.contradiction})" if self.contradiction else ""))
