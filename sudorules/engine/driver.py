@@ -50,8 +50,10 @@ NEVER = 37
 #: the focus "level" _whip_targets gives a target it has already eliminated with a recorded whip
 #: (lean whips: see _lean_whip)
 ELIMINATED = 0
-#: nodes of the compiled braid search that finds a lean stage's braid before CLIPS is left to decide
-#: (a node is about a microsecond: CLIPS's partial braids cost far more than a second's search)
+#: nodes of the compiled search that finds a lean stage's braid, or a lean whip, before CLIPS is left
+#: to decide.  A node is 0.1-1 us, so a search may take seconds (the longest on top1465 #182's gB path:
+#: 3.5 s), which the time limit, read between searches, may overshoot by; CLIPS's partial chains for
+#: the same target took minutes and gigabytes there
 LEAN_CHAIN_BUDGET = 200_000_000
 
 #: how many rule firings between two looks at the clock
@@ -271,7 +273,8 @@ class Engine:
         the first one found, whips before g-whips (see :meth:`_first_whip`).  With
         ``trial_filter = False`` every target, at the highest focus level; with
         ``whip_search = False`` the trial filter alone.  ``kinds``: the searches made, for whips
-        (False) and for g-whips (True).
+        (False) and for g-whips (True).  From the lean whip level on, the first such target is
+        given its whip at once instead (:meth:`_lean_whip`: ``{target: ELIMINATED}``).
 
         Why two levels: most targets that carry a chain carry a plain whip (73 of the 74 focused on
         line 12301 of cb-001 in gB, 37 of 38 on line 7462), and building their partial g-whips as
