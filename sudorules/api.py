@@ -25,7 +25,7 @@ import pandas as pd
 
 from .enums import Theory
 from .errors import InputError
-from .options import check_time_limit
+from .options import check_memory_mib, check_time_limit, solve_memory_bytes
 from .puzzle import Puzzle
 from .reader import (PuzzleRecord, check_source, looks_like_puzzle, names_file, read_puzzle_file, read_puzzles,
                      records_from_argument)
@@ -48,7 +48,7 @@ def _solver(max_length: int, lean_braids_from: int) -> Solver:
 
 
 def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int = 36,
-          time_limit: Optional[float] = None,
+          time_limit: Optional[float] = None, memory_limit: Optional[int] = None,
           lean_braids_from: int = LEAN_BRAIDS_FROM) -> Union[Resolution, list[Resolution]]:
     """Solve a puzzle by the rules of ``theory``, simplest first: ``W`` (Singles + whips), ``B``
     (+ braids), ``gW`` (whips + g-whips), ``gB`` (whips, g-whips, braids, g-braids), ``SW``
@@ -64,23 +64,28 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     puzzles (a list, a pandas Series...) gives a list of resolutions in input order, where a record
     that is invalid gets status ``invalid`` and its ``error`` (``line 3: several solutions``), as
     ``sudorules rate`` rows do.  A puzzle the theory cannot finish, or that reaches ``time_limit``
-    (seconds), is not an error: the resolution says so in its ``status`` (``raise_for_status()``
-    turns it into one); ``str(resolution)`` is the path as ``sudorules solve`` prints it."""
+    (seconds) or ``memory_limit`` (MiB the rules may grow the process by, as ``solve --memory-limit``:
+    by default the memory available when the puzzle starts, 0 for none), is not an error: the
+    resolution says so in its ``status`` (``raise_for_status()`` turns it into one);
+    ``str(resolution)`` is the path as ``sudorules solve`` prints it."""
     time_limit = check_time_limit(time_limit)
+    check_memory_mib(memory_limit)
     solver = _solver(max_length, lean_braids_from)
     if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)):
-        return solver.solve(puzzle, theory, time_limit=time_limit)
+        return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=solve_memory_bytes(memory_limit))
     theory = Theory.of(theory)
-    return [_solve_record(solver, record, theory, time_limit) for record in records(puzzle)]
+    return [_solve_record(solver, record, theory, time_limit, memory_limit) for record in records(puzzle)]
 
 
-def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_limit: Optional[float]) -> Resolution:
+def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_limit: Optional[float],
+                  memory_limit: Optional[int]) -> Resolution:
     from .errors import InvalidPuzzleError
 
     error = None if record.ok else record.error
     if record.ok:
         try:
-            return solver.solve(record.puzzle, theory, time_limit=time_limit)
+            return solver.solve(record.puzzle, theory, time_limit=time_limit,
+                                memory_limit=solve_memory_bytes(memory_limit))
         except InvalidPuzzleError as invalid:
             error = invalid.reason
     return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,

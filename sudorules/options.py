@@ -82,3 +82,16 @@ def check_memory_mib(value: Optional[int], name: str = "memory limit") -> Option
     if value < 0:
         raise _bad(name, f"{value} is below 0 (0 means no limit)")
     return value
+
+
+def solve_memory_bytes(value: Optional[int]) -> Optional[int]:
+    """A solve's memory limit (``solve --memory-limit``, :func:`sudorules.solve`) in bytes, from MiB
+    checked as above: by default the memory available now (past it the kernel would kill a process,
+    maybe another one; top1465 #182 under gW grows by about 100 MB a second); 0, or a system that does
+    not say: none."""
+    from . import oscompat
+
+    value = check_memory_mib(value)
+    if value is None:
+        return oscompat.available_memory()
+    return value * 2**20 or None

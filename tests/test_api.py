@@ -141,6 +141,25 @@ def test_raise_for_status_and_statuses_as_strings(generated):
     assert json.loads(weak.to_json())["status"] == "not-solved"
 
 
+def test_solve_takes_a_memory_limit_as_the_command_does():
+    """sudorules.solve(memory_limit=MiB): past it the rules stop with status memory (MemoryLimitError
+    from raise_for_status); 0: no limit; a bad value is an OptionError, as --memory-limit's."""
+    from test_cli_edges import GW_HEAVY
+
+    # each in a fresh process: a run reuses the memory an earlier one freed without growing
+    for given in (repr(GW_HEAVY), f"[{GW_HEAVY!r}]"):
+        script = (f"import sudorules\n"
+                  f"got = sudorules.solve({given}, 'gW', memory_limit=1)\n"
+                  f"got = got if isinstance(got, sudorules.Resolution) else got[0]\n"
+                  f"try:\n    got.raise_for_status()\nexcept sudorules.MemoryLimitError as error:\n"
+                  f"    print(got.status, type(error).__name__)\n")
+        ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert ran.stdout.split() == ["memory", "MemoryLimitError"], (given, ran.stderr)
+    assert sudorules.solve(GW_HEAVY, "gW", memory_limit=0).solved
+    with pytest.raises(sudorules.OptionError, match="below 0"):
+        sudorules.solve(GW_HEAVY, "gW", memory_limit=-1)
+
+
 def test_solver_and_engine_are_context_managers(generated):
     from sudorules.engine import Engine
 

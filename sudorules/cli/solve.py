@@ -20,6 +20,7 @@ from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
+from ..options import solve_memory_bytes
 from .options import MEMORY_MIB, TIME_LIMIT
 from .theory_option import TheoryName, theories_help
 
@@ -94,7 +95,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     where = {"line": 0, "level": 0, "done": 0}
     _stop_cleanly_on_signals(where)
     solver = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
-    memory_bytes = _memory_bytes(memory_limit)
+    memory_bytes = solve_memory_bytes(memory_limit)
     solver.level_hook = lambda level: where.__setitem__("level", level)
     status = 0
     for rank, record in enumerate(records, start=1):
@@ -153,17 +154,6 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
                         title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
     raise click.exceptions.Exit(status)
-
-
-def _memory_bytes(memory_limit: Optional[int]) -> Optional[int]:
-    """``--memory-limit`` in bytes: by default the memory available now (past it the kernel would
-    kill a process, maybe another one; top1465 #182 under gW grows by about 100 MB a second); 0 or
-    a system that does not say: none."""
-    from .. import oscompat
-
-    if memory_limit is None:
-        return oscompat.available_memory()
-    return memory_limit * 2**20 or None
 
 
 def _invalid_json(output_format: str, number: int, line: int, puzzle: str, reason: Optional[str]) -> None:
