@@ -286,7 +286,7 @@ class Engine:
         open_ = labels - self._true
         plain = sorted(open_ - self._focused) if False in kinds else []
         with_g = sorted(open_ - self._g_focused) if self._whip_g and True in kinds else []
-        if self._level >= self.lean_whips_from and self.trial_filter and self.whip_search and limit >= 2:
+        if self._lean_whips(self._level) and limit >= 2:
             return self._lean_whip(labels, self._within(labels, plain, False, limit),
                                    self._within(labels, with_g, True, limit), limit)
         top = G_WHIP_FOCUS if self._whip_g else WHIP_FOCUS
@@ -353,6 +353,11 @@ class Engine:
                 if search(z):
                     return {z: level}
         return {}
+
+    def _lean_whips(self, level: int) -> bool:
+        """Do whips come from the compiled search at this level (:meth:`_lean_whip`)?  Not without the
+        trial filter or the whip search, which tests switch off to compare."""
+        return level >= self.lean_whips_from and self.trial_filter and self.whip_search
 
     def _lean_whip(self, labels: set[int], plain: list[int], with_g: list[int], limit: int) -> dict[int, int]:
         """From level ``lean_whips_from`` on, whips and g-whips of length 2 or more come from the
@@ -627,7 +632,7 @@ class Engine:
                 {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
                  "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
             self._level = level
-            if self._whip_focus and level == self.lean_whips_from:
+            if self._whip_focus and self._lean_whips(level) and not self._lean_whips(level - 1):
                 # lean whips from here on: the focused targets' partial whips go (they depend
                 # logically on the focus facts), and every target is searched again
                 env.find_function("sr-unfocus-whips")()
