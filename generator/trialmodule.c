@@ -268,6 +268,21 @@ static int g_label_id(int k)
 static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
 static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
 
+/* The poll of the searches whose chains the engine records (braid_chain, whip_chain): they may run
+ * for seconds (a node is 0.1-1 us, their budget 200 million nodes), so a signal (Ctrl-C, kill) is
+ * handled during one, not after it (measured: `solve` of top1465 #182 under gB took 5.5 s to obey a
+ * SIGINT).  A handler that raises makes the search stop; the method then returns NULL with its
+ * exception set. */
+static int signal_poll(void *arg)
+{
+    (void)arg;
+    return PyErr_CheckSignals() < 0;
+}
+
+/* A search's answer as the chain methods give it: the chain, 0 (none), -1 (out of budget), or NULL with
+ * the exception a signal handler raised (stopped). */
+static PyObject *chain_answer(int found, const SrChain *chain);
+
 /* A right-linking object in the engine's integers: a label, a g-label id, 0 for none (-1). */
 static long rlc_value(int r) { return r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL); }
 
@@ -299,6 +314,13 @@ static PyObject *chain_tuple(const SrChain *chain)
     return ints_tuple(values, 2 * chain->n);
 }
 
+static PyObject *chain_answer(int found, const SrChain *chain)
+{
+    if (found == SR_STOPPED) return NULL;
+    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
+    return chain_tuple(chain);
+}
+
 /* whip(target, g, limit, budget, /): 1 if a whip (with g, a whip or a g-whip) of length <= limit exists
  * on target in this state, 0 if none, -1 if the search visited `budget` partial whips without
  * deciding.  (A version also returned the candidates whose removal could turn a 0 into a 1, so that
@@ -326,11 +348,9 @@ static PyObject *State_whip_chain(PyObject *self, PyObject *const *args, Py_ssiz
     PyObject *rest[4] = {args[0], args[1], args[4], args[5]};
     SearchArgs a;
     if (search_args(c, "whip_chain", 1, rest, 4, &a) < 0) return NULL;
-    SrCtl ctl = {.budget = a.budget};
+    SrCtl ctl = {.budget = a.budget, .poll = signal_poll};
     SrChain chain;
-    int found = sr_whip(c, a.z, a.g, need_g, strict, a.limit, &ctl, &chain);
-    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
-    return chain_tuple(&chain);
+    return chain_answer(sr_whip(c, a.z, a.g, need_g, strict, a.limit, &ctl, &chain), &chain);
 }
 
 static PyObject *State_whip(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -377,11 +397,9 @@ static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssi
     const Cands *c = &((StateObject *)self)->cands;
     SearchArgs a;
     if (search_args(c, "braid_chain", 1, args, nargs, &a) < 0) return NULL;
-    SrCtl ctl = {.budget = a.budget};
+    SrCtl ctl = {.budget = a.budget, .poll = signal_poll};
     SrChain chain;
-    int found = sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain);
-    if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
-    return chain_tuple(&chain);
+    return chain_answer(sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain), &chain);
 }
 
 /* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this

@@ -16,6 +16,10 @@ labels and g-labels assumed at round 0; its Python reference is trial.py's Trial
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -394,6 +398,65 @@ def test_whip_chains_strict_and_permissive(g):
                     assert check_step(ResolutionState(puzzle), step) == [], step.text()
                     checked += 1
     assert answers[True] > 50 and answers[False] > 50 and checked > 20 and refused > 5, (answers, checked, refused)
+
+
+#: a state of top1465 #182's gB path in which the strict g-whip search of length 16 on r9c7=1 (197)
+#: finds none in about 5 s (its labels, 100 * digit + 10 * row + column)
+LONG_SEARCH_STATE = (
+    "112 113 114 116 132 134 154 156 157 159 164 167 173 179 192 193 197 211 212 213 214 216 219 221 "
+    "223 224 226 229 231 234 238 242 243 248 249 261 262 268 283 284 286 291 292 293 294 314 315 342 "
+    "345 346 348 351 354 356 362 364 368 372 374 375 376 381 384 386 412 413 414 416 419 423 424 426 "
+    "429 432 434 437 442 443 446 462 464 465 486 487 489 494 495 497 511 513 514 516 521 523 524 526 "
+    "546 547 564 565 567 573 574 576 591 593 594 595 613 615 619 621 623 629 631 635 637 653 657 659 "
+    "661 667 743 745 751 753 754 773 774 775 781 783 784 787 791 793 797 821 824 826 831 832 835 845 "
+    "846 848 849 854 856 859 872 874 875 876 881 884 886 889 892 898 911 912 913 919 931 937 938 942 "
+    "943 947 948 949 951 953 957 959 972 973 974 979 983 984 987 989 991 992 993 994 997 998 "
+)
+
+
+#: the script of test_a_long_chain_search_obeys_a_signal_at_once, run in a fresh interpreter (Python
+#: runs signal handlers in the main thread only, and a pytest worker may run its tests in another); the
+#: signal comes from the test's process, as a Ctrl-C comes from the terminal (a thread of the script's
+#: own could not send it: the search holds the GIL)
+SIGNAL_SCRIPT = """
+import signal, sys, time
+from sudorules import _trial
+
+class Stop(Exception):
+    pass
+
+def handler(signum, frame):
+    raise Stop
+
+st = _trial.State([int(x) for x in sys.argv[1].split()])
+signal.signal(signal.SIGUSR1, handler)
+print("searching", flush=True)
+started = time.perf_counter()
+try:
+    st.whip_chain(197, True, True, True, 16, 10**9)
+    print("finished", time.perf_counter() - started)
+except Stop:
+    print("stopped", time.perf_counter() - started)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGUSR1"), reason="no SIGUSR1 here")
+def test_a_long_chain_search_obeys_a_signal_at_once():
+    """The searches whose chains the engine records may run for seconds on the hardest puzzles, so they
+    poll for signals: a Ctrl-C of `solve` waited 5.5 s for one before.  A signal sent 0.3 s into a
+    search of about 5 s has its handler run inside it, and the search stops with the handler's
+    exception (not a timing of the search: only of when the signal is obeyed, with a wide margin)."""
+    child = subprocess.Popen([sys.executable, "-c", SIGNAL_SCRIPT, LONG_SEARCH_STATE], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "searching"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGUSR1)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    outcome, seconds = out.split()
+    assert outcome == "stopped" and float(seconds) < 2.0, (out, err)
 
 
 def test_g_whips_are_found_where_whips_are_not():
