@@ -46,9 +46,11 @@ HEARTBEAT_SECONDS = 10.0
               help="T&E theories: one line per T&E elimination (hypothesis, contradiction, target), without "
                    "the context's own path under it.")
 @click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
-              help="B, gB: from this level on, the longest partial braids are grown for one target at a time, "
-                   "only those that can still complete (far less memory and time; whips of a level then come "
-                   "before braids of these lengths; partial g-braids: 2 levels sooner, from 3 at least). 37: never.")
+              help="B, gB: from this level on, braids of the newest lengths are tried one target at a time and "
+                   "found by the compiled braid search (the rules' partial braids only where it runs out of budget): "
+                   "far less memory and time, the same eliminations; whips of a level then come before braids of "
+                   "these lengths; g-braids: 2 levels sooner, from 3 at least. 37: never (every partial braid "
+                   "built by the rules, the strict order).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
                    "the steps, the status, the rating and the solution.")
