@@ -279,10 +279,6 @@ static int signal_poll(void *arg)
     return PyErr_CheckSignals() < 0;
 }
 
-/* A search's answer as the chain methods give it: the chain, 0 (none), -1 (out of budget), or NULL with
- * the exception a signal handler raised (stopped). */
-static PyObject *chain_answer(int found, const SrChain *chain);
-
 /* A right-linking object in the engine's integers: a label, a g-label id, 0 for none (-1). */
 static long rlc_value(int r) { return r < 0 ? 0 : r < NL ? label_value(r) : g_label_id(r - NL); }
 
@@ -314,6 +310,8 @@ static PyObject *chain_tuple(const SrChain *chain)
     return ints_tuple(values, 2 * chain->n);
 }
 
+/* A search's answer as the chain methods give it: the chain, 0 (none), -1 (out of budget), or NULL with
+ * the exception a signal handler raised (stopped). */
 static PyObject *chain_answer(int found, const SrChain *chain)
 {
     if (found == SR_STOPPED) return NULL;

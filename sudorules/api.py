@@ -25,7 +25,7 @@ import pandas as pd
 
 from .enums import Theory
 from .errors import InputError
-from .options import check_memory_mib, check_time_limit, solve_memory_bytes
+from .options import check_time_limit, solve_memory_bytes
 from .puzzle import Puzzle
 from .reader import (PuzzleRecord, check_source, looks_like_puzzle, names_file, read_puzzle_file, read_puzzles,
                      records_from_argument)
@@ -65,27 +65,26 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     that is invalid gets status ``invalid`` and its ``error`` (``line 3: several solutions``), as
     ``sudorules rate`` rows do.  A puzzle the theory cannot finish, or that reaches ``time_limit``
     (seconds) or ``memory_limit`` (MiB the rules may grow the process by, as ``solve --memory-limit``:
-    by default the memory available when the puzzle starts, 0 for none), is not an error: the
+    by default the memory available when the call starts, 0 for none), is not an error: the
     resolution says so in its ``status`` (``raise_for_status()`` turns it into one);
     ``str(resolution)`` is the path as ``sudorules solve`` prints it."""
     time_limit = check_time_limit(time_limit)
-    check_memory_mib(memory_limit)
+    memory_bytes = solve_memory_bytes(memory_limit)
     solver = _solver(max_length, lean_braids_from)
     if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)):
-        return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=solve_memory_bytes(memory_limit))
+        return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
     theory = Theory.of(theory)
-    return [_solve_record(solver, record, theory, time_limit, memory_limit) for record in records(puzzle)]
+    return [_solve_record(solver, record, theory, time_limit, memory_bytes) for record in records(puzzle)]
 
 
 def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_limit: Optional[float],
-                  memory_limit: Optional[int]) -> Resolution:
+                  memory_bytes: Optional[int]) -> Resolution:
     from .errors import InvalidPuzzleError
 
     error = None if record.ok else record.error
     if record.ok:
         try:
-            return solver.solve(record.puzzle, theory, time_limit=time_limit,
-                                memory_limit=solve_memory_bytes(memory_limit))
+            return solver.solve(record.puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
         except InvalidPuzzleError as invalid:
             error = invalid.reason
     return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,

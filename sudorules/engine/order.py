@@ -15,6 +15,15 @@ from typing import Iterable, Optional, Sequence
 from .labels import G_LABELS, G_LINKS, LINKS, glabel_variable, is_glabel, label_variables
 
 
+def _by_variable(current: Iterable[int]) -> dict[int, list[int]]:
+    """The current candidates of each CSP variable."""
+    by_variable: dict[int, list[int]] = {}
+    for lab in current:
+        for v in label_variables(lab):
+            by_variable.setdefault(v, []).append(lab)
+    return by_variable
+
+
 def order_braid(current: Iterable[int], target: int, rlcs: list[int], vid: int) -> list[int]:
     """Put the rlcs of a braid or g-braid found as a set into a valid order, with left-linking
     candidates.
@@ -25,10 +34,7 @@ def order_braid(current: Iterable[int], target: int, rlcs: list[int], vid: int) 
     the left-linking candidate.  A valid order exists, and placing more rlcs never un-forces
     a variable.  Returns the flat (v, l, r) list ending (v, l, 0).
     """
-    by_variable: dict[int, list[int]] = {}
-    for lab in current:
-        for v in label_variables(lab):
-            by_variable.setdefault(v, []).append(lab)
+    by_variable = _by_variable(current)
     placed: list[int] = []
     used_labels = {target}
     used_vars: set[int] = set()
@@ -79,7 +85,6 @@ def order_braid(current: Iterable[int], target: int, rlcs: list[int], vid: int) 
     return out
 
 
-
 def whip_lefts(current: Iterable[int], target: int, cells: Sequence[int]) -> Optional[list[int]]:
     """Left-linking candidates for a whip or g-whip found by the compiled search (``State.whip_chain``:
     each cell's variable and right-linking object, 0 for the last), which does not choose them.
@@ -88,10 +93,7 @@ def whip_lefts(current: Iterable[int], target: int, cells: Sequence[int]) -> Opt
     linked to the previous rlc (g-linked to a g-rlc; Z for the first cell); no two cells may share one
     (loopless whips, SPEC §4.2), which the search does not check.  Returns the flat (v, l, r) list
     the rules record (ending (v, l, 0)), or None if no such choice exists."""
-    by_variable: dict[int, list[int]] = {}
-    for lab in current:
-        for v in label_variables(lab):
-            by_variable.setdefault(v, []).append(lab)
+    by_variable = _by_variable(current)
     variables, rights = list(cells[0::2]), list(cells[1::2])
     options = []
     for k, (v, r) in enumerate(zip(variables, rights)):
