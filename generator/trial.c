@@ -243,7 +243,10 @@ static int tick(SrCtl *ctl)
 /* Failed partial chains, so that the orders of one set of rlcs are explored once (whips: the orders
  * ending on the same rlc; the whip section says why that is enough).  Direct-mapped, keyed by (set of
  * rlcs S, last rlc; -1 for braids, -2 for g-braids), with a generation number so that each search starts with it empty
- * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); `rem` is the largest
+ * at no cost (braid searches of one SrCtl.cache_tag share it: sr_braid says why); whip and braid entries
+ * have generations of their own, so that a whip search between two braid searches of one tag leaves
+ * the braids' entries current (the engine asks a g-braid search before each lean g-whip search, and a
+ * g-whip search where it finds one: driver.py, Engine._lean_whip); `rem` is the largest
  * number of cells that failed to complete from there.  Static (6.5 MB; one search at a time: the module
  * holds the GIL).
  * 8,192 slots were enough for the engine's filter searches (budgets of 50,000-200,000 nodes); the
@@ -277,7 +280,8 @@ static struct {
     int16_t rem;
 } memo[MEMO_SIZE];
 static uint16_t memo_print[MEMO_SIZE];
-static uint32_t memo_gen;
+static uint32_t memo_gen;     /* the braid entries' current generation */
+static uint32_t whip_gen;     /* the whip entries' (one a search: what an entry means depends on its options) */
 static uint64_t memo_tag;     /* the cache_tag of the braid searches the current generation serves, or 0 */
 static uint64_t last_tag;     /* the newest tag given */
 
@@ -307,37 +311,52 @@ static void flip_rlc(uint64_t *bits, SetKey *key, int i, int key_index)
     flip_key(key, key_index);
 }
 
-/* The fingerprint of a key in the current generation (above). */
-static uint16_t memo_fingerprint(SetKey key)
+/* The current generation of the entries of a whip search (`last` a label) or of a braid search. */
+static uint32_t memo_generation(int last) { return last >= 0 ? whip_gen : memo_gen; }
+
+/* The fingerprint of a key in its current generation (above). */
+static uint16_t memo_fingerprint(SetKey key, uint32_t gen)
 {
-    return (uint16_t)(((key.b ^ (uint64_t)memo_gen * 0x9E3779B97F4A7C15ull) * 0xD6E8FEB86659FD93ull) >> 48);
+    return (uint16_t)(((key.b ^ (uint64_t)gen * 0x9E3779B97F4A7C15ull) * 0xD6E8FEB86659FD93ull) >> 48);
 }
 
 /* 1 if (the set of key `key`, last) failed with at least `rem` cells left in this search. */
 static int memo_failed(unsigned slot, SetKey key, int last, int rem)
 {
-    return memo_print[slot] == memo_fingerprint(key) && memo[slot].gen == memo_gen &&
+    const uint32_t gen = memo_generation(last);
+    return memo_print[slot] == memo_fingerprint(key, gen) && memo[slot].gen == gen &&
            memo[slot].key.a == key.a && memo[slot].key.b == key.b && memo[slot].last == last &&
            memo[slot].rem >= rem;
 }
 
 static void memo_fail(unsigned slot, SetKey key, int last, int rem)
 {
+    const uint32_t gen = memo_generation(last);
     memo[slot].key = key;
-    memo_print[slot] = memo_fingerprint(key);
-    memo[slot].gen = memo_gen;
+    memo_print[slot] = memo_fingerprint(key, gen);
+    memo[slot].gen = gen;
     memo[slot].last = (int16_t)last;
     memo[slot].rem = (int16_t)rem;
 }
 
-/* A new search: every cache entry out of date. */
+/* A generation wrapped: entries of generation 0 could look current, so every entry goes. */
+static void memo_clear(void)
+{
+    memset(memo, 0, sizeof memo);
+    memo_gen = whip_gen = 1;
+}
+
+/* A new braid search, of no tag or another one: every braid entry out of date. */
 static void memo_start(void)
 {
     memo_tag = 0;
-    if (++memo_gen == 0) { /* wrapped: entries of generation 0 could look current */
-        memset(memo, 0, sizeof memo);
-        memo_gen = 1;
-    }
+    if (++memo_gen == 0) memo_clear();
+}
+
+/* A new whip search: every whip entry out of date. */
+static void whip_memo_start(void)
+{
+    if (++whip_gen == 0) memo_clear();
 }
 
 /* Take the candidates of `links` that are not yet in `inc` into it, and out of `free`; when `near` is
@@ -635,7 +654,7 @@ int sr_whip(const Cands *c, int z, int g, int need_g, int strict, int limit, SrC
     put(s.rlcs, z);
     uint64_t inc[W];
     uint16_t free[NV];
-    memo_start();
+    whip_memo_start();
     search_start(c, z, inc, free);
     return whip_extend(&s, z, 0, inc, free, memo_slot(s.key, z));
 }

@@ -153,6 +153,10 @@ static PyObject *py_depths(PyObject *self, PyObject *args, PyObject *kwargs)
 typedef struct {
     PyObject_HEAD
     Cands cands; /* written by State_new only */
+    /* The cache tag of its braid_chain searches (trial.c, sr_cache_tag): a partial braid that failed
+     * from one target fails from every other in the same state, so the searches of one state share
+     * their failures, as those of a rating's closure do (te.c).  #182's gB path: see Engine._lean_whip. */
+    uint64_t cache_tag;
 } StateObject;
 
 static PyObject *State_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
@@ -166,6 +170,7 @@ static PyObject *State_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         Py_DECREF(self);
         return NULL;
     }
+    self->cache_tag = sr_cache_tag();
     return (PyObject *)self;
 }
 
@@ -395,7 +400,7 @@ static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssi
     const Cands *c = &((StateObject *)self)->cands;
     SearchArgs a;
     if (search_args(c, "braid_chain", 1, args, nargs, &a) < 0) return NULL;
-    SrCtl ctl = {.budget = a.budget, .poll = signal_poll};
+    SrCtl ctl = {.budget = a.budget, .poll = signal_poll, .cache_tag = ((StateObject *)self)->cache_tag};
     SrChain chain;
     return chain_answer(sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain), &chain);
 }

@@ -571,6 +571,35 @@ def test_braids_include_whips_and_g_braids_include_braids():
     assert more["braid"] > 0 and more["g-braid"] > 0, more
 
 
+@pytest.mark.parametrize("g", [False, True])
+def test_braid_chains_of_one_state_share_their_failures_soundly(g):
+    """State.braid_chain searches of one state share their cache of failed partial braids (its
+    cache_tag), across targets and lengths, with whip_chain searches of other options in between (whip
+    entries have a generation of their own, one a search): every answer is the one a fresh State gives
+    the same question alone.
+    And where the strict g-whip search finds a g-whip, the g-braid search finds a chain, which the
+    engine's lean g-whips rely on to skip the g-whip search (Engine._lean_whip)."""
+    rng = random.Random(41 + g)
+    answers, whips = Counter(), 0
+    for labels in demo_states(4) + plausible_states(4, seed=43 + g):
+        shared, targets, found = _trial.State(labels), rng.sample(labels, 12), {}
+        for limit in (3, 5, 6, 4):  # longer after shorter: entries hold for so many cells left only
+            for z in targets:
+                braid = shared.braid_chain(z, g, limit, 10**7) != 0
+                whip = shared.whip_chain(z, g, g, True, limit, 10**7) != 0
+                assert braid or not whip, (sorted(labels), z, g, limit)
+                found[z, limit] = braid, whip, shared.whip_chain(z, g, False, False, limit, 10**7) != 0
+                whips += whip
+        for (z, limit), answer in found.items():  # after: a search on another State starts a new cache
+            alone = _trial.State(labels)
+            assert answer == (alone.braid_chain(z, g, limit, 10**7) != 0,
+                              _trial.State(labels).whip_chain(z, g, g, True, limit, 10**7) != 0,
+                              _trial.State(labels).whip_chain(z, g, False, False, limit, 10**7) != 0), \
+                (sorted(labels), z, g, limit)
+            answers[answer[0]] += 1
+    assert answers[True] > 30 and answers[False] > 30 and whips > 10, (answers, whips)
+
+
 def test_braid_budget():
     labels = demo_states(1)[0]
     st = _trial.State(labels)

@@ -378,10 +378,20 @@ class Engine:
         first built, rules/partial-whip.clp), and its left-linking candidates decide which loopless
         extensions exist, so they miss some whips the definition allows (cb-001 line 3753: W 9
         published and by the rules, 8 with whips from the search, its path verified).  A braid
-        theory finds such a whip as a braid of the same length anyway, so no rating changes."""
+        theory finds such a whip as a braid of the same length anyway, so no rating changes.
+
+        A g-whip search is preceded by a g-braid search (``State.braid_chain``), and skipped when
+        that finds none: the g-braid search has the raters' pruning (trial.c) and shares its failures
+        with the other targets' searches on the same state, where each g-whip search starts afresh.
+        Of the g-whip searches of top1465 #182's gB path, 2,639 of 2,729 find nothing; measured
+        (one core, ``benchmarks/bench_paths.py --theory gB --ways search``): 31.4 -> 24.0 CPU-s, the
+        same path.  Not for plain whips: there the whip search is the cheaper (0.7 s against 1.9 s
+        for the same 2,308 questions on that path)."""
         state = self._state()
         for targets, g, focus in ((plain, False, WHIP_FOCUS), (with_g, True, G_WHIP_FOCUS)):
             for z in targets:
+                if g and state.braid_chain(z, True, limit, LEAN_CHAIN_BUDGET) == 0:
+                    continue  # no g-braid, so no g-whip (a g-whip is a g-braid): see below
                 cells = None
                 for strict in (False, True):  # the permissive search is the cheaper, and says no as often
                     found = state.whip_chain(z, g, g, strict, limit, LEAN_CHAIN_BUDGET)
