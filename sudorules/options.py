@@ -24,6 +24,11 @@ from .errors import OptionError
 JOBS_PER_CORE = 4
 #: the shortest time limit, in seconds: below it a rule engine has not even started
 MIN_TIME_LIMIT = 0.1
+#: the longest duration, in seconds (about 31 years): past about 9.2e9 s a timer overflows the
+#: platform's time_t (`solve --time-limit 1e10` printed a thread's traceback)
+MAX_DURATION = 1e9
+#: the seconds in each unit a duration may be given in
+UNIT_SECONDS = {"seconds": 1, "minutes": 60}
 
 
 def _bad(name: str, reason: str) -> OptionError:
@@ -53,8 +58,9 @@ def capped_jobs(jobs: int, name: str = "jobs") -> tuple[int, Optional[str]]:
 
 def check_duration(value: float, name: str = "time limit", minimum: float = MIN_TIME_LIMIT,
                    unit: str = "seconds") -> float:
-    """``value`` as a float when it is a finite number of ``unit`` above 0 and at least ``minimum``,
-    else :class:`OptionError` (``nan``, ``inf``, text, a negative or too short time)."""
+    """``value`` as a float when it is a finite number of ``unit`` above 0, at least ``minimum`` and
+    at most :data:`MAX_DURATION` seconds, else :class:`OptionError` (``nan``, ``inf``, text, a
+    negative, too short or too long time)."""
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -65,6 +71,9 @@ def check_duration(value: float, name: str = "time limit", minimum: float = MIN_
         raise _bad(name, f"{value!r} is not a positive number of {unit}")
     if number < minimum:
         raise _bad(name, f"{value!r} is below the minimum of {minimum:g} {unit}")
+    if number * UNIT_SECONDS[unit] > MAX_DURATION:
+        most = MAX_DURATION / UNIT_SECONDS[unit]
+        raise _bad(name, f"{value!r} is above the maximum of {most:g} {unit} (leave it out for no limit)")
     return number
 
 

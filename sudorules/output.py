@@ -207,10 +207,13 @@ def csv_line(cells: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = ()) -> None:
+def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = (),
+                 kind: Optional[tuple[str, bytes]] = None) -> None:
     """Refuse, before any work is done, an output that cannot be written: an empty name, a directory,
     a missing or unwritable directory, or one of ``inputs`` (``-``: the file standard input reads, if
-    it is one; ``None`` inputs are skipped)."""
+    it is one; ``None`` inputs are skipped).  With ``kind`` (what the output is, and how such a file
+    starts), also an existing file that is not of that kind: ``solve --html puzzles.txt`` replaced a
+    puzzle file with a page."""
     if is_stdout(target):
         return
     name = str(target)
@@ -228,6 +231,15 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: {error.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{name}: is a directory")
+    if kind is not None and info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
+        what, start = kind
+        try:
+            with open(name, "rb") as existing:
+                head = existing.read(len(start))
+        except OSError as error:
+            raise OutputError(f"{name}: {error.strerror}") from None
+        if head != start:
+            raise OutputError(f"{name}: exists and is not {what}; refusing to replace it (remove it first)")
     if _is_stream_name(name) or (info is not None and not stat.S_ISREG(info.st_mode)):
         if info is not None and not os.access(name, os.W_OK):
             raise OutputError(f"{name}: permission denied")
@@ -347,13 +359,17 @@ def _closed(fd: int) -> int:
     return -1
 
 
+#: the errnos of a full disk (or quota): no EDQUOT on Windows
+DISK_FULL = frozenset((errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)))
+
+
 def _output_error(error: OSError, name: str, ours: tuple[str, ...]) -> BaseException:
     """The error to raise for an ``OSError`` met while writing: an :class:`OutputError` naming the
     target when the error is about the output (no file name, or one of ours), else the error itself
     (an input file the body failed to read is not the output's fault)."""
     if error.filename is not None and ours and str(error.filename) not in ours:
         return error
-    if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):  # no EDQUOT on Windows
+    if error.errno in DISK_FULL:
         return DiskFullError(f"{name}: no space left on device (disk full)")
     return OutputError(f"{name}: {error.strerror or error}")
 

@@ -332,9 +332,11 @@ def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
             rest = line[position - 1:]
             if rest[:1] == ";":
                 return values, None, rest[1:].strip()
-            if not rest[:1].isspace():
+            if rest[:1].isspace():
+                return values, None, rest.strip()
+            if rest[:1] in GRID_CHARS or rest[:1] in LAYOUT_CHARS:
                 return values, "wrong length: more than 81 grid characters", ""
-            return values, None, rest.strip()
+            return values, f"bad character {char!r} at column {position} (after the 81 grid characters)", ""
         if char in GRID_CHARS:
             values.append(0 if char in ".0" else int(char))
         elif char not in LAYOUT_CHARS:

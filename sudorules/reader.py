@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ def check_source(source: Union[str, Path]) -> None:
     if name == "-":
         return
     if name == "":
-        raise InputError("the input name is empty: give a file name, - for standard input, or a puzzle")
+        raise InputError("the input name is empty: give a file name, or - for standard input")
     try:
         info = os.stat(name)
     except FileNotFoundError:
@@ -135,11 +136,16 @@ def read_puzzle_file(source: Union[str, Path, IO[str]]) -> Iterator[PuzzleRecord
 
 def looks_like_puzzle(argument: str) -> bool:
     """True when a command-line argument that names no file is meant as a puzzle: it starts with a
-    grid or layout character, holds at least 17 grid characters and no ``/``.  Anything else
+    grid or layout character, holds at least 17 grid characters and no ``/``, and does not end, in one
+    word, with a file name's extension (``20240101123456789000.txt``).  Anything else
     (``nonexist.txt``, ``data/p.txt``) is taken as a file name that does not exist."""
     text = argument.lstrip(BOM).strip()
     return (bool(text) and (text[0] in GRID_CHARS or text[0] in LAYOUT_CHARS) and "/" not in text
-            and sum(c in GRID_CHARS for c in text) >= 17)
+            and sum(c in GRID_CHARS for c in text) >= 17 and not _FILE_NAME.fullmatch(text))
+
+
+#: one word ending with an extension: a file name, never a puzzle (whose tail follows a space or a ;)
+_FILE_NAME = re.compile(r"[^\s;]*\.[A-Za-z][A-Za-z0-9]{0,7}")
 
 
 def names_file(argument: str) -> bool:
@@ -161,7 +167,7 @@ def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
     anything else is a missing file.  Errors are :class:`InputError`, raised here, before any output.
     """
     if argument == "":
-        check_source(argument)
+        raise InputError("the input name is empty: give a file name, - for standard input, or a puzzle")
     if names_file(argument):
         return read_puzzle_file(argument)
     if looks_like_puzzle(argument):

@@ -624,7 +624,7 @@ def test_solve_interrupted_during_a_long_puzzle(signum, tmp_path):
                                group=signum == signal.SIGINT, timeout=10)
     assert code == 128 + signum, f"exit {code}\n{err}"
     assert_clean(err)
-    assert "interrupted at input line 2 after 1 puzzle" in err, err
+    assert "interrupted at line 2 after 1 puzzle" in err, err
     assert len([line for line in err.splitlines() if line.strip()]) == 1, err
 
 
@@ -903,9 +903,73 @@ def test_solve_stops_at_its_memory_limit(tmp_path):
     start, keeps a runaway gW run from the kernel's OOM killer: top1465 #182 took 24 GB in 260 s)."""
     stopped = run(["solve", GW_HEAVY, "--theory", "gW", "--memory-limit", "1"], tmp_path)
     assert stopped.returncode == 5, stopped.stderr
-    assert stopped.stderr.strip() == "line 1: memory limit of 1 MiB reached; stopped"
+    assert stopped.stderr.strip() == "PUZZLE 0: memory limit of 1 MiB reached; stopped"
     assert "MEMORY LIMIT REACHED" in stopped.stdout and "Final resolution state:" in stopped.stdout
     free = run(["solve", GW_HEAVY, "--theory", "gW", "--memory-limit", "0"], tmp_path)
     assert free.returncode == 0 and "PUZZLE 0 IS SOLVED" in free.stdout
     bad = run(["solve", GW_HEAVY, "--memory-limit", "-3"], tmp_path)
     assert bad.returncode == 2 and "Invalid value for '--memory-limit'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# ----------------------------------------------------------------------------------------------
+# twelfth session: a user's smoke test of the wheel (each case failed before its fix)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["check", DEMO], ["solve", EASY], ["canon", DEMO]])
+def test_a_full_disk_on_standard_output_is_told_as_one(args, tmp_path):
+    """A command writing to standard output as it goes, on a full disk: the documented one-line
+    error (as ``rate`` gives it) with status 1, not an internal error."""
+    with open("/dev/full", "wb") as full:
+        result = run(args, tmp_path, stdout=full)
+    assert_error(result, 1, "standard output: no space left on device (disk full)")
+
+
+def test_a_time_limit_past_what_a_timer_can_hold_is_refused(tmp_path):
+    """``--time-limit 1e10`` overflowed the watchdog timer's time_t: a thread's traceback, then exit 0."""
+    assert_error(run(["solve", EASY, "--time-limit", "1e10"], tmp_path), 2, "--time-limit", "maximum",
+                 usage_ok=True)
+    assert_ok(run(["solve", EASY, "--time-limit", "1e9"], tmp_path))
+
+
+def test_select_refuses_a_condition_nested_too_deeply(tmp_path):
+    rated = tmp_path / "rated.csv"
+    rated.write_text("puzzle,W\n" + EASY + ",2\n")
+    assert_error(run(["select", rated, "--where", "(" * 600 + "W > 1" + ")" * 600], tmp_path), 2,
+                 "--where", "nested")
+
+
+@pytest.mark.parametrize("value", ["W,,B", "W,"])
+def test_an_empty_name_in_a_list_option_is_refused(value, tmp_path):
+    assert_error(run(["rate", DEMO, "--rating", value], tmp_path), 2, "--rating", "empty name", usage_ok=True)
+
+
+def test_rate_takes_a_puzzle_as_its_argument_as_classify_does(tmp_path):
+    result = run(["rate", EASY, "--rating", "W,B", "--jobs", "1"], tmp_path)
+    assert_ok(result)
+    assert result.stdout.splitlines()[1].startswith(f"{EASY},24,2,2,solved,")
+
+
+def test_a_file_name_that_names_no_file_is_not_read_as_a_puzzle(tmp_path):
+    """A missing file whose name holds 17 digits was parsed as a puzzle: "bad character 't'", status 1."""
+    assert_error(run(["check", "20240101123456789000.txt"], tmp_path), 2, "no such file")
+
+
+def test_solve_names_the_puzzle_given_as_its_path_does(tmp_path):
+    """The puzzle given as the argument is PUZZLE 0 in the path, so in solve's messages too."""
+    no_solution = "71" + EASY[2:]
+    result = run(["solve", no_solution], tmp_path)
+    assert result.returncode == 1 and result.stderr.startswith("PUZZLE 0: "), describe(result)
+    assert "no solution" in result.stderr
+
+
+def test_solve_html_does_not_replace_a_file_that_is_no_page(tmp_path):
+    """``solve --html puzzles.txt`` replaced a puzzle file with the page; an earlier page is replaced."""
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text(EASY + "\n")
+    assert_error(run(["solve", EASY, "--html", puzzles], tmp_path), 2, "not an HTML page")
+    assert puzzles.read_text() == EASY + "\n"
+    page = tmp_path / "page.html"
+    for _ in range(2):
+        assert_ok(run(["solve", EASY, "--html", page], tmp_path))
+    assert page.read_bytes().startswith(b"<!DOCTYPE html>")

@@ -314,3 +314,17 @@ def test_canonical_forms_keep_their_tails_alike_in_canon_and_check(tmp_path):
     assert canon == checked.splitlines() and [line.split()[1] for line in canon] == [t for _, t in CB_LINES]
     rows = csv_rows(run(["check", tmp_path / "cb.txt", "--canonical"]).stdout)
     assert list(rows[0])[-3:] == ["canonical", "tail", "error"]
+
+
+def test_a_condition_nested_too_deeply_is_refused_not_a_crash():
+    """Parentheses and 'not's nest up to MAX_NESTING levels; deeper is an OptionError naming the
+    limit (600 parentheses overflowed Python's stack: an internal error, status 1)."""
+    from sudorules.collection.expression import MAX_NESTING
+
+    deep = "(" * MAX_NESTING + "W >= 3" + ")" * MAX_NESTING
+    assert Condition(deep, COLUMNS).matches(["x"] * len(COLUMNS)) is False
+    assert Condition("not " * MAX_NESTING + "W >= 3", COLUMNS)
+    for text in ("(" * 600 + "W >= 3" + ")" * 600, "not " * 5000 + "W >= 3",
+                 "(" * (MAX_NESTING + 1) + "W >= 3" + ")" * (MAX_NESTING + 1)):
+        with pytest.raises(OptionError, match=f"more than {MAX_NESTING} nested"):
+            Condition(text, COLUMNS)

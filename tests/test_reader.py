@@ -120,4 +120,8 @@ def test_a_semicolon_starts_the_tail_as_in_shc_files():
     assert str(record.puzzle) == grid
     assert record.tail == "113;52713;MithTE3#350;Trid=7"
     bad, = list(read_puzzles([grid + "x;1"]))
-    assert bad.puzzle is None and "more than 81" in bad.error
+    assert bad.puzzle is None and bad.error == "bad character 'x' at column 82 (after the 81 grid characters)"
+    longer, = list(read_puzzles([grid + "1;1"]))
+    assert longer.puzzle is None and "more than 81" in longer.error
+    nul, = list(read_puzzles([grid + "\x00"]))  # was "more than 81 grid characters"
+    assert nul.puzzle is None and "bad character '\\x00' at column 82" in nul.error

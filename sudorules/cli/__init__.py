@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_SIGPIPE, Interrupted, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_SIGPIPE, DiskFullError, Interrupted, SudorulesError
 
 
 def _raise_interrupted(signum: int, _frame: Any) -> None:
@@ -113,6 +113,7 @@ class _Main(click.Group):
         previous = install_signal_handlers()
         try:
             status = super().main(args, prog_name or "sudorules", standalone_mode=False, **extra)
+            sys.stdout.flush()  # here, where a full disk is told as one, not at the interpreter's exit
             sys.exit(status if isinstance(status, int) else 0)
         except click.exceptions.Exit as done:
             sys.exit(done.exit_code)
@@ -132,15 +133,30 @@ class _Main(click.Group):
         except BrokenPipeError:  # whatever the command was writing: its reader has gone
             _quiet_broken_pipe()
             sys.exit(EXIT_SIGPIPE)
+        except OSError as error:
+            from ..output import DISK_FULL
+
+            if error.filename is not None or error.errno not in DISK_FULL:
+                self._internal_error(error)
+            # a command writing to standard output as it goes (check, solve, generate...): as rate -o -
+            _quiet_broken_pipe()  # the final flush would fail again
+            full = DiskFullError("standard output: no space left on device (disk full)")
+            click.echo(f"Error: {full}", err=True)
+            sys.exit(full.exit_code)
         except Exception as error:  # a bug: one line for the user, the traceback on request
-            if os.environ.get("SUDORULES_DEBUG"):
-                raise
-            click.echo(f"Error: internal error: {type(error).__name__}: {error} "
-                       "(set SUDORULES_DEBUG=1 for the traceback, and please report it)", err=True)
-            sys.exit(EXIT_INVALID)
+            self._internal_error(error)
         finally:
             for signum, handler in previous.items():  # as they were (matters when called in-process)
                 signal.signal(signum, handler)
+
+    @staticmethod
+    def _internal_error(error: Exception) -> None:
+        """A bug: one line for the user, the traceback on request."""
+        if os.environ.get("SUDORULES_DEBUG"):
+            raise error
+        click.echo(f"Error: internal error: {type(error).__name__}: {error} "
+                   "(set SUDORULES_DEBUG=1 for the traceback, and please report it)", err=True)
+        sys.exit(EXIT_INVALID)
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
@@ -155,6 +171,7 @@ def main() -> None:
       2    bad arguments: an option value, a missing input, an output that cannot be written
       3    solve: the theory could not finish a puzzle
       4    solve: the time limit was reached
+      5    solve: the memory limit was reached
       130  interrupted (Ctrl-C); 143 terminated (kill); complete output is kept
       141  standard output closed by its reader (| head): output cut, quietly
     """

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from typing import Optional
 
 import click
@@ -12,7 +10,6 @@ import click
 from ..batch.rating import classify_columns, header
 from ..collection.template import row_template
 from ..batch.runner import RateOptions
-from ..reader import looks_like_puzzle, names_file
 from . import main
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT
 from .template_option import format_option
@@ -59,12 +56,4 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,
         progress=sys.stderr.isatty() if progress is None else progress, max_depth=max_depth)
-    if source == "-" or names_file(source) or not looks_like_puzzle(source):
-        run_batch(source, output, options, verb="classified", template=formatted)
-        return
-    # A puzzle given as the argument: a one-puzzle file of our own, so the batch (and -o) work as usual.
-    with tempfile.TemporaryDirectory(prefix="sudorules-classify-") as folder:
-        path = os.path.join(folder, "puzzle.txt")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(source + "\n")
-        run_batch(path, output, options, verb="classified", template=formatted)
+    run_batch(source, output, options, verb="classified", template=formatted)

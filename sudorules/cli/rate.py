@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import tempfile
 from typing import Optional
 
 import click
@@ -12,6 +14,7 @@ from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
+from ..reader import looks_like_puzzle, names_file
 from . import main
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
 from .template_option import format_option
@@ -26,13 +29,22 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+def _items(value: str) -> tuple[str, ...]:
+    """The names of a comma-separated option value, stripped; an empty one (``W,,B``, ``W,``) is
+    refused, as a slip of the keyboard rather than something to pass over silently."""
+    names = tuple(v.strip() for v in value.split(","))
+    if any(not name for name in names) and any(names):
+        raise click.BadParameter(f"{value!r} has an empty name between commas")
+    return tuple(name for name in names if name)
+
+
 def _list_option(choices: tuple[str, ...], what: str):
     """A click callback for a comma-separated list drawn from ``choices`` (in any case: ``w,gb`` is
     ``W,gB``), each at most once."""
     spelt = {choice.lower(): choice for choice in choices}
 
     def parse(_ctx, _param, value: str) -> tuple[str, ...]:
-        names = tuple(spelt.get(v.strip().lower(), v.strip()) for v in value.split(",") if v.strip())
+        names = tuple(spelt.get(v.lower(), v) for v in _items(value))
         unknown = [n for n in names if n not in choices]
         if unknown:
             raise click.BadParameter(f"unknown {what} {unknown[0]!r}: choose among {', '.join(choices)} "
@@ -56,7 +68,7 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
 
 def _ratings(ctx, param, value: str) -> tuple[str, ...]:
     """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
-    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    names = _items(value)
     if not names:
         raise click.BadParameter(f"choose among {', '.join(all_ratings())} or a theory (comma-separated)")
     try:
@@ -82,7 +94,7 @@ def _rating_help() -> str:
 
 
 @main.command()
-@click.argument("source", metavar="FILE|-")
+@click.argument("source", metavar="FILE|-|PUZZLE")
 @click.option("--rating", "ratings", default="W", show_default=True, callback=_ratings, cls=LazyHelpOption,
               help_text=_rating_help)
 @click.option("--jobs", "-j", type=JOBS, default=None,
@@ -111,7 +123,7 @@ def _rating_help() -> str:
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
          progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
-    """Rate every puzzle of FILE (or stdin) and write CSV rows in input order.
+    """Rate every puzzle of FILE (or stdin, or the PUZZLE given) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
     interruption (Ctrl-C, kill, even kill -9) rates only what is missing.  An output name ending
@@ -135,7 +147,16 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
               template: Optional[RowTemplate] = None) -> None:
     """Run a batch (``rate``, ``classify``) and end as they end: a summary line on stderr, exit status 1
     when some row is invalid or crashed, the interrupted run's count on Ctrl-C.  ``template``
-    (``--format``): text lines on standard output instead of the CSV."""
+    (``--format``): text lines on standard output instead of the CSV.  ``source``: a file, ``-``, or
+    a puzzle given as the argument (written to a one-puzzle file of our own, so that the batch, and
+    ``-o``, work as usual)."""
+    if source != "-" and not names_file(source) and looks_like_puzzle(source):
+        with tempfile.TemporaryDirectory(prefix="sudorules-") as folder:
+            path = os.path.join(folder, "puzzle.txt")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(source + "\n")
+            run_batch(path, output, options, verb, template)
+        return
     try:
         summary = rate_file(source, output, options, template)
     except Interrupted as stop:

@@ -86,7 +86,9 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     if html_output is not None:
         if is_stdout(html_output):
             raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
-        check_output(html_output, inputs=[source])
+        from ..draw.html import HTML_START
+
+        check_output(html_output, inputs=[source], kind=("an HTML page", HTML_START))
     if svg_output is not None:  # every problem of the directory said before any work
         check_output_directory(svg_output, inputs=[source],
                                subdirectory=r"puzzle-\d+" if numbered else "",
@@ -94,33 +96,34 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     resolutions = []
     if progress is None:
         progress = sys.stderr.isatty()
-    where = {"line": 0, "level": 0, "done": 0}
+    where = {"at": "", "level": 0, "done": 0}  # "at": where messages say the puzzle is (below)
     _stop_cleanly_on_signals(where)
     solver = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
     memory_bytes = solve_memory_bytes(memory_limit)
     solver.level_hook = lambda level: where.__setitem__("level", level)
     status = 0
     for rank, record in enumerate(records, start=1):
-        where["line"] = record.line
         number = rank if numbered else 0
+        # a file's puzzle by its line, the one given as the argument as its path names it
+        at = where["at"] = f"line {record.line}" if numbered else f"PUZZLE {number}"
         if record.puzzle is None:
-            click.echo(f"line {record.line}: {record.error}", err=True)
+            click.echo(f"{at}: {record.error}", err=True)
             _invalid_json(output_format, number, record.line, record.text.strip(), record.error)
             status = max(status, EXIT_INVALID)
             continue
         try:
             solution = unique_solution(record.puzzle)
         except InvalidPuzzleError as error:
-            click.echo(f"line {record.line}: {error}", err=True)
+            click.echo(f"{at}: {error}", err=True)
             _invalid_json(output_format, number, record.line, str(record.puzzle), error.reason)
             status = max(status, EXIT_INVALID)
             continue
         where["level"] = 0
         beat = heartbeat(HEARTBEAT_SECONDS if progress else None,
-                         lambda seconds: (f"line {where['line']}: still solving under {theory}, "
+                         lambda seconds: (f"{where['at']}: still solving under {theory}, "
                                           f"level {where['level']}, {seconds:.0f} s"),
                          _say)
-        with beat, stop_after(hard_limit(time_limit), _time_is_up(record.line, time_limit)):
+        with beat, stop_after(hard_limit(time_limit), _time_is_up(at, time_limit)):
             resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution,
                                       memory_limit=memory_bytes)
         if output_format == "json":
@@ -141,12 +144,12 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             report = replay(record.puzzle, resolution.steps, solution)
             if not report.ok:
                 index, text, problem = report.problems[0]
-                raise SudorulesError(f"line {record.line}: step {index + 1} failed verification: {text}: {problem}")
+                raise SudorulesError(f"{at}: step {index + 1} failed verification: {text}: {problem}")
             click.echo(f"verified: {report.steps_checked} steps", err=True)
         if resolution.status == "timeout":
             status = max(status, EXIT_TIMEOUT)
         elif resolution.status == "memory":
-            click.echo(f"line {record.line}: memory limit of {memory_bytes // 2**20} MiB reached; stopped", err=True)
+            click.echo(f"{at}: memory limit of {memory_bytes // 2**20} MiB reached; stopped", err=True)
             status = max(status, EXIT_MEMORY)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
@@ -182,7 +185,7 @@ def _stop_cleanly_on_signals(where: dict) -> None:
             sys.stdout.flush()  # complete paths only: each is written whole, then flushed
         except (OSError, ValueError):
             pass
-        _say(f"interrupted at input line {where['line']} after {where['done']} "
+        _say(f"interrupted at {where['at'] or 'the start'} after {where['done']} "
              f"puzzle{'' if where['done'] == 1 else 's'}")
         os._exit(128 + signum)
 
@@ -190,10 +193,10 @@ def _stop_cleanly_on_signals(where: dict) -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def _time_is_up(line: int, time_limit: Optional[float]):
+def _time_is_up(at: str, time_limit: Optional[float]):
     """The watchdog's action: the run could not stop itself in time (a level switch in progress)."""
     def stop() -> None:
         sys.stdout.flush()
-        _say(f"line {line}: time limit of {time_limit:g} s reached during a level switch; stopped")
+        _say(f"{at}: time limit of {time_limit:g} s reached during a level switch; stopped")
         os._exit(EXIT_TIMEOUT)
     return stop

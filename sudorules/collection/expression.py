@@ -69,6 +69,8 @@ class _Operand:
 
 
 Rows = Sequence[Sequence[str]]
+#: the deepest nesting of parentheses and 'not's a condition may have
+MAX_NESTING = 100
 #: a compiled condition: (cell getter by column index) -> bool, applied to one row
 Predicate = Callable[[Sequence[str]], bool]
 
@@ -85,7 +87,7 @@ class Condition:
         self.columns = list(columns)
         self._index = {name: i for i, name in enumerate(self.columns)}
         self.tokens = self._tokenize(text)
-        self.position = 0
+        self.position = self._depth = 0
         if self.tokens[0].kind == "end":
             raise OptionError(f"{option}: the condition is empty (e.g. 'W >= 7 and B < W')")
         self._predicate = self._condition()
@@ -159,19 +161,30 @@ class Condition:
         return lambda row: all(factor(row) for factor in factors)
 
     def _factor(self) -> Predicate:
-        if self._keyword("not"):
-            inner = self._factor()
-            return lambda row: not inner(row)
         token = self._peek()
+        if self._keyword("not"):
+            inner = self._nested(token, self._factor)
+            return lambda row: not inner(row)
         if token.kind == "paren" and token.text == "(":
             self._next()
-            inner = self._condition()
+            inner = self._nested(token, self._condition)
             closing = self._next()
             if closing.kind != "paren" or closing.text != ")":
                 raise self._error(closing, f"expected ')' to close the '(' at character {token.at + 1}, "
                                            f"found {closing.text!r}")
             return inner
         return self._comparison()
+
+    def _nested(self, token: _Token, parse: Callable[[], Predicate]) -> Predicate:
+        """``parse()`` one level deeper in parentheses and 'not's, at most :data:`MAX_NESTING` (the
+        parser and the predicate recurse per level: 600 parentheses overflowed Python's stack)."""
+        if self._depth >= MAX_NESTING:
+            raise self._error(token, f"more than {MAX_NESTING} nested parentheses and 'not's")
+        self._depth += 1
+        try:
+            return parse()
+        finally:
+            self._depth -= 1
 
     def _operand(self) -> _Operand:
         token = self._next()

@@ -492,6 +492,10 @@ def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: 
             + f"<script>{script}</script></div>")
 
 
+#: how every page written here starts: an existing file that does not is not replaced by one
+HTML_START = b"<!DOCTYPE html>"
+
+
 def path_html(resolutions: Union[Resolution, Sequence[Resolution]], *, title: str = "Sudoku resolution paths",
               size: float = 540, numbers: Optional[Sequence[int]] = None) -> str:
     """One self-contained HTML page showing the resolution path of each resolution, step by step: an
@@ -503,7 +507,7 @@ def path_html(resolutions: Union[Resolution, Sequence[Resolution]], *, title: st
     step number from 1, or ``end``) opens step K of the P-th puzzle of the page."""
     if isinstance(resolutions, Resolution):
         resolutions = [resolutions]
-    return ("<!DOCTYPE html>\n"
+    return (HTML_START.decode() + "\n"
             f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<script>{ERROR_SCRIPT}</script><style>{PAGE_CSS}{CSS}</style></head><body>"
