@@ -401,7 +401,7 @@ def test_whip_chains_strict_and_permissive(g):
 
 
 #: a state of top1465 #182's gB path in which the strict g-whip search of length 16 on r9c7=1 (197)
-#: finds none in about 5 s (its labels, 100 * digit + 10 * row + column)
+#: finds none in about 3.5 s (its labels, 100 * digit + 10 * row + column)
 LONG_SEARCH_STATE = (
     "112 113 114 116 132 134 154 156 157 159 164 167 173 179 192 193 197 211 212 213 214 216 219 221 "
     "223 224 226 229 231 234 238 242 243 248 249 261 262 268 283 284 286 291 292 293 294 314 315 342 "
@@ -444,7 +444,7 @@ except Stop:
 def test_a_long_chain_search_obeys_a_signal_at_once():
     """The searches whose chains the engine records may run for seconds on the hardest puzzles, so they
     poll for signals: a Ctrl-C of `solve` waited 5.5 s for one before.  A signal sent 0.3 s into a
-    search of about 5 s has its handler run inside it, and the search stops with the handler's
+    search of about 3.5 s has its handler run inside it, and the search stops with the handler's
     exception (not a timing of the search: only of when the signal is obeyed, with a wide margin)."""
     child = subprocess.Popen([sys.executable, "-c", SIGNAL_SCRIPT, LONG_SEARCH_STATE], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
