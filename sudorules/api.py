@@ -23,12 +23,13 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import pandas as pd
 
-from .enums import Theory
+from .enums import Status, Theory
 from .errors import InputError
-from .options import check_time_limit, solve_memory_bytes
+from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
+                      solve_memory_bytes)
 from .puzzle import Puzzle
-from .reader import (PuzzleRecord, check_source, looks_like_puzzle, names_file, read_puzzle_file, read_puzzles,
-                     records_from_argument)
+from .reader import (PuzzleRecord, check_source, is_missing, looks_like_file_name, looks_like_puzzle, names_file,
+                     read_puzzle_file, read_puzzles, records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
@@ -41,9 +42,10 @@ _solvers: dict[tuple[int, int], Solver] = {}
 
 
 def _solver(max_length: int, lean_braids_from: int) -> Solver:
-    key = (max_length, lean_braids_from)
+    key = (check_whole(max_length, "max_length", *MAX_LENGTH_RANGE),
+           check_whole(lean_braids_from, "lean_braids_from", *LEAN_BRAIDS_FROM_RANGE))
     if key not in _solvers:
-        _solvers[key] = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
+        _solvers[key] = Solver(max_length=key[0], lean_braids_from=key[1])
     return _solvers[key]
 
 
@@ -71,7 +73,8 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     time_limit = check_time_limit(time_limit)
     memory_bytes = solve_memory_bytes(memory_limit)
     solver = _solver(max_length, lean_braids_from)
-    if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)):
+    if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)
+                                      and not looks_like_file_name(puzzle)):
         return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
     theory = Theory.of(theory)
     return [_solve_record(solver, record, theory, time_limit, memory_bytes) for record in records(puzzle)]
@@ -88,7 +91,7 @@ def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_lim
         except InvalidPuzzleError as invalid:
             error = invalid.reason
     return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,
-                      max_length=solver.max_length, status="invalid", error=f"line {record.line}: {error}")
+                      max_length=solver.max_length, status=Status.INVALID, error=f"line {record.line}: {error}")
 
 
 def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
@@ -127,7 +130,7 @@ def _one_item(number: int, item: object) -> Iterator[PuzzleRecord]:
     if isinstance(item, Puzzle):
         yield PuzzleRecord(number, str(item), item)
         return
-    if item is None or (isinstance(item, float) and item != item):  # None, NaN: a missing value of a Series
+    if is_missing(item):  # None, NaN, pd.NA, NaT: a missing value of a Series
         yield PuzzleRecord(number, "", None, "no puzzle (a missing value)")
         return
     if not isinstance(item, str):

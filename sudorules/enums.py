@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import Enum
 from functools import lru_cache
 
+from .errors import OptionError
+
 
 class _StrEnum(str, Enum):
     """A str-valued enum printed as its value (``enum.StrEnum`` needs Python 3.11; we support 3.10)."""
@@ -52,13 +54,14 @@ _NAMES = {name.lower(): name for name in THEORY_PARTS + tuple(THEORY_ALIASES) + 
 @lru_cache(maxsize=1024)
 def _theory_parts(value: str) -> frozenset[str]:
     """The parts named by a theory name (``+``-joined parts and aliases, in any case), with what they
-    imply; a T&E theory's name alone; ValueError for an unknown part."""
+    imply; a T&E theory's name alone; :class:`~sudorules.errors.OptionError` (a ValueError) for an
+    unknown part."""
     named = [_NAMES.get(token.strip().lower(), token.strip()) for token in str(value).split("+")]
     if not value or not all(named):
-        raise ValueError(f"unknown theory {value!r}: an empty part")
+        raise OptionError(f"unknown theory {value!r}: an empty part")
     if any(token in TE_THEORIES for token in named):
         if len(named) > 1:
-            raise ValueError(f"unknown theory {value!r}: {', '.join(TE_THEORIES)} are named alone")
+            raise OptionError(f"unknown theory {value!r}: {', '.join(TE_THEORIES)} are named alone")
         return frozenset(named)
     parts: set[str] = set()
     todo: list[str] = []
@@ -68,7 +71,7 @@ def _theory_parts(value: str) -> frozenset[str]:
         elif token in THEORY_PARTS:
             todo.append(token)
         else:
-            raise ValueError(f"unknown theory {value!r}: {token!r} is none of "
+            raise OptionError(f"unknown theory {value!r}: {token!r} is none of "
                              f"{', '.join(THEORY_PARTS + tuple(THEORY_ALIASES))} (parts joined by +), "
                              f"nor {', '.join(TE_THEORIES)}")
     while todo:

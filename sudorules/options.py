@@ -16,6 +16,7 @@ and is refused with the same words everywhere:
 from __future__ import annotations
 
 import math
+import operator
 from typing import Optional
 
 from .errors import OptionError
@@ -31,8 +32,29 @@ MAX_DURATION = 1e9
 UNIT_SECONDS = {"seconds": 1, "minutes": 60}
 
 
+#: the ranges of the whole-number options, the command line's and the API's alike
+MAX_LENGTH_RANGE = (1, 36)        #: --max-length: the longest chain tried (SudoRules' own bound)
+MAX_DEPTH_RANGE = (1, 3)          #: classify --max-depth: the deepest T&E level
+LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
+
+
 def _bad(name: str, reason: str) -> OptionError:
     return OptionError(f"{name}: {reason}", reason)
+
+
+def check_whole(value: object, name: str, low: int, high: Optional[int] = None) -> int:
+    """``value`` when it is a whole number (not a bool) from ``low`` to ``high`` (None: no bound),
+    else :class:`OptionError`: ``max_length=2.5``, ``"3"`` or ``0`` are told as the command line
+    tells them, before any work."""
+    try:
+        number = operator.index(value)  # int, numpy's integers; not a float, a str or None
+    except TypeError:
+        number = None
+    if isinstance(value, bool) or number is None:
+        raise _bad(name, f"{value!r} is not a whole number")
+    if number < low or (high is not None and number > high):
+        raise _bad(name, f"{number} is not in {low}..{high}" if high is not None else f"{number} is below {low}")
+    return number
 
 
 def max_jobs() -> int:

@@ -359,6 +359,22 @@ def _closed(fd: int) -> int:
     return -1
 
 
+def is_parquet_name(name: PathLike) -> bool:
+    """Does a file's name say Parquet (``.parquet`` in any case)?  The one test of the writers
+    (``rate -o``) and the readers (``stats``, ``select``): ``OUT.PARQUET`` was written as CSV and then
+    read as Parquet."""
+    return str(name).lower().endswith(".parquet")
+
+
+def check_csv_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = ()) -> None:
+    """:func:`check_output` for a command that writes CSV only: a Parquet name is refused too (the
+    file would be CSV under that name, and the readers would take it for Parquet)."""
+    if target is not None and not is_stdout(target) and is_parquet_name(target):
+        raise OutputError(f"{target}: this command writes text (CSV), not Parquet: give another name "
+                          "(rate and classify write Parquet)")
+    check_output(target, inputs)
+
+
 #: the errnos of a full disk (or quota): no EDQUOT on Windows
 DISK_FULL = frozenset((errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)))
 

@@ -174,7 +174,10 @@ class Puzzle:
     @classmethod
     def from_string(cls, text: str) -> "Puzzle":
         """Parse one puzzle (one line of 81 characters or the multi-line grid form, or a pencilmark
-        puzzle: 729 characters or the multi-line candidate grid) and validate it."""
+        puzzle: 729 characters or the multi-line candidate grid) and validate it; TypeError for
+        anything but a str."""
+        if not isinstance(text, str):
+            raise TypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
         return parse_puzzle(text)
 
     @classmethod
@@ -392,7 +395,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        row = _candidate_row(line)
+        row = candidate_row(line)
         if row is not None:  # one row of the candidate grid SudoRules prints
             pending.append((number, line, row, True))
         else:
@@ -423,7 +426,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
     yield from flush_incomplete()
 
 
-def _candidate_row(line: str) -> Optional[list[int]]:
+def candidate_row(line: str) -> Optional[list[int]]:
     """The nine digit masks of a line of SudoRules' candidate grid (``! 7 1235 6 ! 13459 ...``), or
     None when the line is not one: nine cells, each digits 1-9 (its candidates), ``.`` or ``0`` (any
     digit) or ``-`` (none), at least one cell with several digits."""

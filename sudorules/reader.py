@@ -141,11 +141,35 @@ def looks_like_puzzle(argument: str) -> bool:
     (``nonexist.txt``, ``data/p.txt``) is taken as a file name that does not exist."""
     text = argument.lstrip(BOM).strip()
     return (bool(text) and (text[0] in GRID_CHARS or text[0] in LAYOUT_CHARS) and "/" not in text
-            and sum(c in GRID_CHARS for c in text) >= 17 and not _FILE_NAME.fullmatch(text))
+            and sum(c in GRID_CHARS for c in text) >= 17 and not looks_like_file_name(text))
 
 
 #: one word ending with an extension: a file name, never a puzzle (whose tail follows a space or a ;)
 _FILE_NAME = re.compile(r"[^\s;]*\.[A-Za-z][A-Za-z0-9]{0,7}")
+
+
+def looks_like_file_name(argument: str) -> bool:
+    """True when an argument can only be a file's name: one word ending with an extension
+    (``nonexist.txt``), or one word with a ``/`` (``data/p``); a puzzle's tail, which may hold a
+    ``/`` (serate's ``ED=9.0/1.2/1.2``), follows whitespace or a ``;``."""
+    text = argument.strip()
+    one_word = not any(c.isspace() or c == ";" for c in text)
+    return bool(_FILE_NAME.fullmatch(text)) or (one_word and "/" in text)
+
+
+def is_missing(item: object) -> bool:
+    """Is ``item`` a missing value (None, NaN, ``pd.NA``, ``NaT``), as a Series of puzzles holds them?"""
+    if item is None:
+        return True
+    if isinstance(item, float):
+        return item != item
+    pandas = sys.modules.get("pandas")  # not imported: no pd.NA nor NaT can have been made
+    if pandas is None or isinstance(item, (str, bytes, Puzzle)):
+        return False
+    try:
+        return bool(pandas.isna(item))  # a scalar; an array-like item is no missing value (nor a puzzle)
+    except (TypeError, ValueError):
+        return False
 
 
 def names_file(argument: str) -> bool:

@@ -170,3 +170,71 @@ def test_solver_and_engine_are_context_managers(generated):
     with Engine("BRT") as engine:
         assert engine.solve(generated[0]).theory == "BRT"
     assert engine.env is None
+
+
+# ---- a user's smoke test of the API (twelfth session): each case failed before its fix -------------
+
+EASY_TEXT = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sudorules.classify(EASY_TEXT, max_depth=10**20),  # OverflowError inside
+    lambda: sudorules.classify(EASY_TEXT, max_depth=0),       # ran, every row not-solved
+    lambda: sudorules.classify(EASY_TEXT, max_length=200, jobs=2),  # every row crashed
+    lambda: sudorules.rate(EASY_TEXT, []),                    # ValueError: max() arg is an empty sequence
+    lambda: sudorules.rate(EASY_TEXT, "W,W"),                 # pandas' TypeError
+    lambda: sudorules.solve(EASY_TEXT, max_length="3"),
+    lambda: sudorules.solve(EASY_TEXT, max_length=2.5),
+    lambda: sudorules.solve(EASY_TEXT, max_length=0),
+    lambda: sudorules.solve(EASY_TEXT, "B", lean_braids_from="x"),
+    lambda: sudorules.solve(EASY_TEXT, "XYZ"),                # a plain ValueError
+    lambda: sudorules.solve(EASY_TEXT, None),
+    lambda: sudorules.count_minimals("subsets", 28, samples=float("nan")),  # ran no sample: zeros
+    lambda: sudorules.count_minimals("subsets", 28, minutes=float("inf")),
+    lambda: sudorules.count_minimals("subsets", 28, samples=2, jobs=1.5),
+    lambda: sudorules.generate_puzzles("top-down", 2.5),      # made 2 puzzles
+    lambda: sudorules.generate_puzzles("top-down", 2, seed=1.5),  # used seed 1
+    lambda: sudorules.generate_puzzles("top-down", 2, seed=None),
+], ids=lambda call: "")
+def test_a_bad_option_is_an_option_error_before_any_work(call):
+    with pytest.raises(sudorules.OptionError):
+        call()
+
+
+def test_what_is_no_puzzle_is_told_so():
+    import pandas as pd
+
+    with pytest.raises(TypeError, match="must be a str"):
+        sudorules.Puzzle.from_string(None)
+    with pytest.raises(sudorules.InputError, match="no such file"):
+        sudorules.solve("nonexist.txt")  # was parsed as a puzzle: bad character 'n'
+    with pytest.raises(sudorules.PuzzleError, match="bad character"):
+        sudorules.solve("12x")  # too short to be a file name: a puzzle that is not one
+    for text in ("{}", "[]", '{"status": "solved"}'):
+        with pytest.raises(ValueError, match="not a resolution's JSON"):
+            Resolution.from_json(text)
+    table = sudorules.rate(pd.Series([EASY_TEXT, pd.NA], dtype="string"))
+    assert table["error"].tolist() == ["", "line 2: no puzzle (a missing value)"]
+    with pytest.raises(sudorules.PuzzleError, match="a missing value"):
+        sudorules.canonical(pd.Series([EASY_TEXT, None]))  # None was parsed as the text "None"
+    marks = [0x1FF] * 81
+    marks[0] = 0
+    with pytest.raises(sudorules.InvalidPuzzleError, match="no candidate in r1c1"):
+        sudorules.solve(sudorules.Puzzle.from_marks(marks))
+
+
+def test_every_resolution_has_its_status_as_the_enum():
+    invalid, solved = sudorules.solve(["1" + "." * 80, EASY_TEXT])
+    assert invalid.status is Status.INVALID and invalid.status.value == "invalid"
+    assert solved.status is Status.SOLVED
+    assert Resolution(puzzle=EASY_TEXT, theory="W", max_length=36, status="timeout").status is Status.TIMEOUT
+    with pytest.raises(ValueError):
+        Resolution(puzzle=EASY_TEXT, theory="W", max_length=36, status="finished")
+
+
+def test_grids_running_out_is_a_sudorules_error():
+    from sudorules.generation.generate import GridsExhausted
+
+    assert issubclass(GridsExhausted, sudorules.SudorulesError)
+    with pytest.raises(GridsExhausted):
+        sudorules.generate_puzzles("top-down", 3, grids=[])

@@ -231,3 +231,19 @@ def test_a_row_rates_w_and_b_first_and_gives_them_to_b_and_gb_as_bounds(monkeypa
             assert single.rate(record).ratings[name] == row.ratings[name], (text, name)
         assert row.values(("gB", "B", "W"))[2:5] == [str(row.ratings[r]) for r in ("gB", "B", "W")]
 
+
+
+def test_the_record_count_is_the_records_of_a_mixed_file(tmp_path):
+    """The count behind the progress bar and "interrupted after N of M rows": every record as the
+    reader makes them, short invalid lines, comments, borders and a multi-line grid included (lines
+    of 81 characters only were counted: "54 of 210 rows" of an input of 212)."""
+    from sudorules.batch.runner import _count_records
+    from sudorules.reader import read_puzzle_file
+
+    easy = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+    grid = ["+-------+", *(" ".join(easy[9 * r: 9 * r + 9]) for r in range(9)), "+-------+"]
+    lines = [easy, "garbage", "123", "# a comment", "", easy + " tail", *grid,
+             " ".join(easy[9 * r: 9 * r + 9] for r in range(9)), "=1+2", easy]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert _count_records(str(path)) == sum(1 for _ in read_puzzle_file(str(path))) == 8

@@ -973,3 +973,11 @@ def test_solve_html_does_not_replace_a_file_that_is_no_page(tmp_path):
     for _ in range(2):
         assert_ok(run(["solve", EASY, "--html", page], tmp_path))
     assert page.read_bytes().startswith(b"<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("name", ["x.parquet", "X.PARQUET"])
+def test_a_csv_command_does_not_write_under_a_parquet_name(name, tmp_path):
+    """``check -o x.parquet`` (``select`` too) wrote CSV under that name, which stats and select then
+    read as Parquet; rate -o OUT.PARQUET is Parquet (the name is read in any case)."""
+    assert_error(run(["check", DEMO, "-o", name], tmp_path), 2, "not Parquet")
+    assert not (tmp_path / name).exists()

@@ -16,13 +16,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 
 LAYERS = [
-    {"errors", "enums", "extras", "_lazy", "oscompat"},  # _lazy: the subpackages' lazy exports
+    # _lazy: the subpackages' lazy exports; options: the checks of option values, for every layer
+    {"errors", "enums", "extras", "_lazy", "oscompat", "options"},
     {"puzzle"},
     {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
     {"generation"},
     {"resolution"},
     {"engine"},
-    {"batch", "options"},
+    {"batch"},
     {"stats", "draw"},
     {"api"},
     {"cli", "__init__", "__main__"},

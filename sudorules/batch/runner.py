@@ -38,12 +38,15 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OutputError, SudorulesError
+from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OptionError, OutputError, SudorulesError
 from ..extras import require
-from ..options import capped_jobs, check_memory_mib, check_time_limit
+from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_memory_mib, check_time_limit,
+                       check_whole)
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
-from ..output import check_output, csv_line, csv_text, is_stream, open_output, stream_descriptor, write_all
+from ..output import (check_output, csv_line, csv_text, is_parquet_name, is_stream, open_output, stream_descriptor,
+                      write_all)
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
+from ..puzzle import candidate_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
 
 if TYPE_CHECKING:
@@ -186,6 +189,13 @@ class RateOptions:
 
     def __post_init__(self) -> None:
         """Check the values (:mod:`sudorules.options`, as the command line does); cap ``jobs``."""
+        if not self.ratings:
+            raise OptionError("ratings: none asked for", "none asked for")
+        twice = sorted({name for name in self.ratings if self.ratings.count(name) > 1})
+        if twice:
+            raise OptionError(f"ratings: {twice[0]} is given twice", f"{twice[0]} is given twice")
+        object.__setattr__(self, "max_length", check_whole(self.max_length, "max_length", *MAX_LENGTH_RANGE))
+        object.__setattr__(self, "max_depth", check_whole(self.max_depth, "max_depth", *MAX_DEPTH_RANGE))
         if self.jobs is not None:
             jobs, message = capped_jobs(self.jobs)
             if message is not None:
@@ -345,7 +355,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         require("distributed", "--scheduler")
     else:
         start_method()  # a bad SUDORULES_START_METHOD: an OptionError before any output is made
-    if output is not None and output.endswith(".parquet"):
+    if output is not None and is_parquet_name(output):
         require("pyarrow", f"writing {output}")
         return _rate_to_parquet(source, output, options)
     ratings, retry = tuple(options.ratings), tuple(options.retry)
@@ -467,20 +477,41 @@ def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterat
 
 
 def _count_records(source: str) -> Optional[int]:
-    """The number of puzzle lines, for the progress bar (grid-form files count 9 lines a puzzle);
-    None unless ``source`` is a regular file: a pipe, a FIFO or ``<(...)`` would be emptied by the
-    count (``head -20 p.txt | sudorules rate /dev/stdin`` rated nothing, issue 27).  Counted line
-    by line (reading a 200 MB input whole to count it took 419 MB)."""
+    """The number of records, for the progress bar and the interrupted run's message; None unless
+    ``source`` is a regular file: a pipe, a FIFO or ``<(...)`` would be emptied by the count (``head
+    -20 p.txt | sudorules rate /dev/stdin`` rated nothing, issue 27).  Counted line by line (reading
+    a 200 MB input whole to count it took 419 MB), as :func:`~sudorules.puzzle.parse_lines` makes
+    records, without parsing puzzles: a row of a multi-line grid (9 grid characters, or a candidate
+    grid's 9 cells) is a ninth of one, a border line none, any other line one, short or not (an
+    invalid line is a row too: counting lines of 81 characters only said "54 of 210 rows" of an
+    input of 212)."""
     if str(source) == "-":
         return None
     try:
         if not stat.S_ISREG(os.stat(source).st_mode):
             return None
+        whole = rows = 0
         with open(source, "rb") as handle:
-            one_line = sum(1 for line in handle if len(line.strip()) >= 81 and not line.lstrip().startswith(b"#"))
+            for line in handle:
+                text = line.strip()
+                if not text or text.startswith(b"#"):
+                    continue
+                if (len(text.replace(b"!", b" ").replace(b"|", b" ").split()) == 9
+                        and candidate_row(text.decode("utf-8", "replace")) is not None):
+                    rows += 1  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
+                elif len(text) < 81 and not text.translate(None, _GRID_LAYOUT):  # grid and layout only
+                    grid = len(text.translate(None, _LAYOUT))
+                    rows += grid == 9  # a grid's row; 0: a border line; else a record of a wrong length
+                    whole += grid not in (0, 9)
+                else:
+                    whole += 1
     except OSError:
         return None
-    return one_line or None
+    return whole + rows // 9 or None
+
+
+_LAYOUT = b" \t|!+-=:"
+_GRID_LAYOUT = b"0123456789." + _LAYOUT
 
 
 def _progress_bar(total: Optional[int], initial: int):

@@ -9,7 +9,7 @@ import click
 from ..batch.check import check_records, columns, write_csv
 from ..collection.template import row_template
 from ..errors import EXIT_INVALID
-from ..output import check_output, open_output
+from ..output import check_csv_output, open_output
 from ..reader import records_from_argument
 from . import main
 from .template_option import format_option
@@ -32,7 +32,7 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
     such file, a directory, an output that is an input...)."""
     formatted = row_template(template, columns(canonical))
     records = records_from_argument(source)
-    check_output(output, inputs=[source])
+    check_csv_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream:
         all_ok = write_csv(check_records(records, canonical=canonical), stream, canonical=canonical,
                            template=formatted)

@@ -11,6 +11,7 @@ from ..batch.rating import classify_columns, header
 from ..collection.template import row_template
 from ..batch.runner import RateOptions
 from . import main
+from ..options import MAX_DEPTH_RANGE, MAX_LENGTH_RANGE
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT
 from .template_option import format_option
 from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
@@ -21,9 +22,9 @@ from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
 @click.option("--jobs", "-j", type=JOBS, default=None, help="Worker processes [all cores; at most 4 per core].")
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed, as with rate. Default: stdout.")
-@click.option("--max-depth", type=click.IntRange(1, 3), default=3, show_default=True,
+@click.option("--max-depth", type=click.IntRange(*MAX_DEPTH_RANGE), default=3, show_default=True,
               help="Deepest T&E level tried; a puzzle beyond it gets status beyond-te1 / -te2 / -te3.")
-@click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
+@click.option("--max-length", type=click.IntRange(*MAX_LENGTH_RANGE), default=36, show_default=True,
               help="Largest p tried for B (braids), BxB (T&E(B_p, 1)) and BxBB (T&E(B_p, 2)); beyond it the "
                    "value is empty and the row not-solved.")
 @click.option("--g", "gflag", is_flag=True, default=False,

@@ -16,6 +16,7 @@ from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
 from ..reader import looks_like_puzzle, names_file
 from . import main
+from ..options import MAX_LENGTH_RANGE
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
 from .template_option import format_option
 
@@ -102,7 +103,7 @@ def _rating_help() -> str:
 @click.option("-o", "--output", default=None, metavar="OUT.csv|OUT.parquet",
               help="Output file; an existing one is resumed (only missing puzzles are rated), and a second "
                    "run on the same file is refused while the first one writes. Default: stdout.")
-@click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
+@click.option("--max-length", type=click.IntRange(*MAX_LENGTH_RANGE), default=36, show_default=True,
               help="Longest whip / braid tried.")
 @click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle and rating; past it the row gets status timeout.")

@@ -12,7 +12,7 @@ from ..collection.select import Writer, selected, write_split
 from ..collection.table import read_table
 from ..collection.template import row_template
 from ..errors import OptionError
-from ..output import check_output, open_output
+from ..output import check_csv_output, open_output
 from . import main
 from .template_option import format_option
 
@@ -45,7 +45,7 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
     if split_by is not None and output in (None, "-"):
         raise OptionError("--split-by writes one file per level: give the directory with -o DIR")
     if split_by is None:
-        check_output(output, inputs=[source])
+        check_csv_output(output, inputs=[source])
     table = read_table(source)
     chosen = selected(table, where(condition, table.columns))
     writer = Writer("puzzles" if puzzles else "template" if template is not None else "csv",

@@ -20,7 +20,7 @@ from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
 from . import main
-from ..options import solve_memory_bytes
+from ..options import LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, solve_memory_bytes
 from .options import MEMORY_MIB, TIME_LIMIT
 from .theory_option import TheoryName, theories_help
 
@@ -32,7 +32,7 @@ HEARTBEAT_SECONDS = 10.0
 @main.command()
 @click.argument("source", metavar="PUZZLE|FILE|-")
 @click.option("--theory", type=TheoryName(), default="W", show_default=True, help=theories_help() + ".")
-@click.option("--max-length", type=click.IntRange(1, 36), default=36, show_default=True,
+@click.option("--max-length", type=click.IntRange(*MAX_LENGTH_RANGE), default=36, show_default=True,
               help="Longest chain tried (each family's own longest too: bivalue-chains and z-chains 20).")
 @click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
@@ -45,7 +45,7 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--brief", is_flag=True, default=False,
               help="T&E theories: one line per T&E elimination (hypothesis, contradiction, target), without "
                    "the context's own path under it.")
-@click.option("--lean-braids-from", type=click.IntRange(3, 37), default=LEAN_BRAIDS_FROM, show_default=True,
+@click.option("--lean-braids-from", type=click.IntRange(*LEAN_BRAIDS_FROM_RANGE), default=LEAN_BRAIDS_FROM, show_default=True,
               help="B, gB: from this level on, braids of the newest lengths are tried one target at a time and "
                    "found by the compiled braid search (the rules' partial braids only where it runs out of budget): "
                    "far less memory and time, the same eliminations; whips of a level then come before braids of "

@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 
 from ..errors import InputError, OptionError, SudorulesError
 from ..extras import require
-from ..output import csv_text
+from ..output import csv_text, is_parquet_name
 from ..reader import check_source
 
 BOM = "\ufeff"
@@ -93,7 +93,7 @@ def read_bytes(name: str) -> bytes:
 
 def is_parquet(name: str, data: bytes) -> bool:
     """A Parquet file: by its name, or by its first bytes (``PAR1``) when read from a pipe."""
-    return name.lower().endswith(".parquet") or data.startswith(b"PAR1")
+    return is_parquet_name(name) or data.startswith(b"PAR1")
 
 
 def parquet_strings(name: str, data: bytes):

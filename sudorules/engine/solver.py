@@ -37,8 +37,8 @@ def unique_solution(puzzle: PuzzleLike) -> tuple[int, ...]:
 
     puzzle = as_puzzle(puzzle)
     count, solution = core.solution_status(puzzle)
-    if count == 0:
-        raise InvalidPuzzleError(puzzle, "no solution")
+    if count == 0:  # the first conflict if there is one (a digit twice, a cell with no candidate) says why
+        raise InvalidPuzzleError(puzzle, (puzzle.conflicts() or ["no solution"])[0])
     if count > 1:
         raise InvalidPuzzleError(puzzle, "several solutions")
     return tuple(solution)

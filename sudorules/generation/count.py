@@ -48,6 +48,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _generate
+from ..errors import OptionError
+from ..options import check_duration, check_whole
 
 METHODS = ("subsets", "supersets")
 #: The number of complete Sudoku grids, and of essentially different ones.
@@ -192,21 +194,20 @@ def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
     the run within milliseconds with the samples completed so far (``result.stopped``); an exception
     while waiting (``KeyboardInterrupt``) sets it too, so that the worker threads end promptly.
     """
+    # the command line's checks, as OptionErrors (ValueErrors), before any work: samples=nan ran no
+    # sample and returned zeros, minutes="x" failed inside, jobs=1.5 ran
     if method not in _CODES:
-        raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
-    if not 17 <= size <= 81:
-        raise ValueError(f"size must lie in 17..81, got {size}")
+        raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
+    size = check_whole(size, "size", 17, 81)
     if samples is None and minutes is None:
-        raise ValueError("give samples or minutes")
-    if samples is not None and samples < 1:
-        raise ValueError(f"samples must be >= 1, got {samples}")
-    if minutes is not None and minutes <= 0:
-        raise ValueError(f"minutes must be > 0, got {minutes}")
-    if jobs < 1:
-        raise ValueError(f"jobs must be >= 1, got {jobs}")
+        raise OptionError("give samples or minutes")
+    if samples is not None:
+        samples = check_whole(samples, "samples", 1)
+    if minutes is not None:
+        minutes = check_duration(minutes, "minutes", minimum=0, unit="minutes")
+    jobs = check_whole(jobs, "jobs", 1)
     max_clues = _max_clues(method, size, max_clues)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed}")
+    seed = check_whole(seed, "seed", 0, 2**64 - 1)
     if stop is None:
         stop = Stop()
     result = CountResult(method, size, max_clues, weighted)
@@ -256,6 +257,4 @@ def _max_clues(method: str, size: int, max_clues: Optional[int]) -> int:
         return size
     if max_clues is None:
         return min(size + 3, 81)
-    if not size <= max_clues <= 81:
-        raise ValueError(f"max_clues must lie in {size}..81, got {max_clues}")
-    return max_clues
+    return check_whole(max_clues, "max_clues", size, 81)

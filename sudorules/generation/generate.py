@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Union
 import numpy as np
 
 from .. import _generate
+from ..errors import OptionError, SudorulesError
+from ..options import check_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -67,7 +69,7 @@ __all__ = ["DEFAULT_UNTESTED", "METHODS", "BadGrid", "Batch", "GridsExhausted", 
            "generate_frame", "iter_generate", "parse_grids", "stream_seed", "puzzle_strings"]
 
 
-class GridsExhausted(Exception):
+class GridsExhausted(SudorulesError):
     """The given complete grids ran out before the requested number of puzzles was made."""
 
 
@@ -132,18 +134,16 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     Leaving the loop early, or an exception such as ``KeyboardInterrupt`` while waiting, sets it too,
     so that the worker threads end promptly.
     """
+    # OptionErrors (ValueErrors) as the command line's, before any work: n=2.5 made 2 puzzles,
+    # seed=1.5 was used as 1, seed=None failed inside
     if method not in _METHOD_CODES:
-        raise ValueError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
-    n = int(n)
-    if n < 0:
-        raise ValueError(f"the number of puzzles must be >= 0, got {n}")
-    if not 0 <= int(untested) <= 64:
-        raise ValueError(f"untested must lie in 0..64, got {untested}")
-    if int(jobs) < 1:
-        raise ValueError(f"jobs must be >= 1, got {jobs}")
+        raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
+    n = check_whole(n, "n", 0)
+    untested = check_whole(untested, "untested", 0, 64)
+    jobs = check_whole(jobs, "jobs", 1)
     seed = _u64(seed, "seed")
     if weights and (grids is not None or method == "bottom-up"):
-        raise ValueError("weights are given for top-down and controlled-bias with the seeded grids only")
+        raise OptionError("weights are given for top-down and controlled-bias with the seeded grids only")
     if stop is None:
         stop = Stop()
     if grids is None:
@@ -395,7 +395,4 @@ def puzzle_strings(puzzles: np.ndarray) -> list[str]:
 
 
 def _u64(value: int, name: str) -> int:
-    value = int(value)
-    if not 0 <= value < 2**64:
-        raise ValueError(f"{name} must be an integer in [0, 2**64), got {value}")
-    return value
+    return check_whole(value, name, 0, 2**64 - 1)

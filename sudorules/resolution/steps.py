@@ -437,7 +437,7 @@ class Resolution:
     theory: str
     max_length: int
     steps: list[Step] = field(default_factory=list)
-    status: str = "not-solved"
+    status: Status = Status.NOT_SOLVED  #: a name given (e.g. "solved") becomes the member
     values: tuple[int, ...] = ()
     candidates: dict[int, frozenset[int]] = field(default_factory=dict)
     candidates_after_singles: Optional[int] = None  #: candidates when BRT first stops (0 if solved by it)
@@ -446,6 +446,11 @@ class Resolution:
     seconds: float = 0.0
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
     error: Optional[str] = None  #: why the record is invalid (status invalid), e.g. "line 3: several solutions"
+
+    def __post_init__(self) -> None:
+        # a name is the enum's member, whoever made the resolution: status.value, .name, isinstance
+        # hold for every one (sudorules.solve's invalid records had the bare str)
+        self.status = Status(self.status)
 
     def __str__(self) -> str:
         """The printed path (the puzzle numbered 0, as a puzzle given alone), or the reason an
@@ -520,6 +525,13 @@ class Resolution:
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":
-        """The inverse of :meth:`to_json`."""
-        return cls.from_dict(json.loads(text))
+        """The inverse of :meth:`to_json`; ValueError for a text that is not one's JSON (a
+        ``json.JSONDecodeError`` for no JSON at all)."""
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError(f"not a resolution's JSON: an object was expected, not {type(data).__name__}")
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, AttributeError) as error:  # a field missing or of another shape
+            raise ValueError(f"not a resolution's JSON: {type(error).__name__}: {error}") from None
 

@@ -53,7 +53,7 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..collection.table import TableError, cell_number, parquet_strings, read_bytes, table_text
+from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
 from .columns import KNOWN_RATINGS
@@ -394,7 +394,7 @@ def read_value_text(name: str, text: str) -> list[float]:
 
 def _read_table(sources: _Sources, name: str) -> pd.DataFrame:
     data = sources.read_bytes(name)
-    if name.lower().endswith(".parquet") or data.startswith(b"PAR1"):
+    if is_parquet(name, data):
         return read_parquet_bytes(name, data)
     text = decode_text(name, data)
     if _is_csv(name, text):
