@@ -49,3 +49,27 @@ def test_failures_are_recorded_and_the_batch_goes_on():
 
 def test_empty_input_gives_nothing():
     assert list(OrderedPool(_factory, (0,), jobs=2).imap([])) == []
+
+
+_KEPT = []
+
+
+def _keeper(_):
+    pid = os.getpid()
+
+    def handle(payload):
+        if payload == "keep":  # a task that keeps what it took, as CLIPS keeps its freed memory
+            _KEPT.append(b"\x01" * (150 * 2**20))
+        return (payload, pid)
+
+    return handle
+
+
+def test_a_worker_grown_past_half_its_limit_is_replaced_before_its_next_task():
+    """A worker keeps the memory a task took; past half its limit, the next task gets a fresh worker,
+    so that no row depends on what its worker rated before (top1465 #182: W 22 in 1 GB alone, a memory
+    row after its worker's 2.5 GB gW of another puzzle)."""
+    pool = OrderedPool(_keeper, (0,), jobs=1, memory_limit=256 * 2**20, on_failure=_failure)
+    (_, first), (_, kept), (_, after), (_, later) = pool.imap(enumerate(["a", "keep", "b", "c"]))
+    assert first == kept != after == later  # replaced once, after the task that grew it by 150 MiB
+    assert pool.replaced == 1

@@ -133,7 +133,7 @@ class _Worker:
     started: float = 0.0
     ready: bool = False
     partial: Any = None  #: the current task's result so far (report_partial), or None
-    baseline: Optional[int] = None  #: RSS when it was ready (the pool's memory watch), bytes
+    baseline: Optional[int] = None  #: RSS when it was ready (the memory watch, and _grown), bytes
     measured: float = 0.0  #: when its RSS was last measured (time.monotonic)
 
 
@@ -221,6 +221,13 @@ class OrderedPool:
         return "memory", (f"worker stopped at {size / 2**20:.0f} MiB, {(size - worker.baseline) / 2**20:.0f} MiB "
                           f"past its loaded state (memory limit {self.memory_limit / 2**20:.0f} MiB)")
 
+    def _grown(self, worker: _Worker) -> bool:
+        """Has an idle worker grown past half its memory limit since it was ready?"""
+        if not self.memory_limit or worker.baseline is None:
+            return False
+        size = oscompat.resident_memory(worker.process.pid)
+        return size is not None and size - worker.baseline > self.memory_limit // 2
+
     def _retire(self, worker: _Worker) -> None:
         if worker.process.is_alive():
             worker.process.kill()
@@ -282,7 +289,7 @@ class OrderedPool:
                 if message is not None:
                     if message[0] == "ready":
                         worker.ready = True
-                        if self.watch_memory:
+                        if self.memory_limit:
                             worker.baseline = oscompat.resident_memory(worker.process.pid)
                     elif message[0] == "partial":
                         worker.partial = message[1]
@@ -293,9 +300,11 @@ class OrderedPool:
                         results[index] = (value if kind == "ok"
                                           else self.on_failure(worker.task[1], kind, value or "", worker.partial))
                         worker.task = None
-                        if kind == "memory":
-                            # a worker that reached its cap keeps the memory it took (CLIPS keeps freed
-                            # memory in its own pools): the next task gets a fresh one
+                        if kind == "memory" or self._grown(worker):
+                            # a worker keeps the memory a task took (CLIPS keeps freed memory in its own
+                            # pools): past its cap, or half of it, the next task gets a fresh worker, so
+                            # that no puzzle's row depends on what its worker rated before (top1465 #182,
+                            # W 22 in 1 GB alone, was a memory row after another puzzle's 2.5 GB gW)
                             self._retire(worker)
                             self._workers[i] = self._spawn()
                             self.replaced += 1
