@@ -29,7 +29,7 @@ from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit
                       solve_memory_bytes)
 from .puzzle import Puzzle
 from .reader import (PuzzleRecord, check_source, is_missing, looks_like_file_name, looks_like_puzzle, names_file,
-                     read_puzzle_file, read_puzzles, records_from_argument)
+                     not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
@@ -130,11 +130,9 @@ def _one_item(number: int, item: object) -> Iterator[PuzzleRecord]:
     if isinstance(item, Puzzle):
         yield PuzzleRecord(number, str(item), item)
         return
-    if is_missing(item):  # None, NaN, pd.NA, NaT: a missing value of a Series
-        yield PuzzleRecord(number, "", None, "no puzzle (a missing value)")
-        return
-    if not isinstance(item, str):
-        yield PuzzleRecord(number, str(item), None, f"not a puzzle: {type(item).__name__} {item!r}")
+    why = not_a_puzzle(item)
+    if why is not None:  # None, NaN, pd.NA, NaT (a missing value of a Series: no text), a number...
+        yield PuzzleRecord(number, "" if is_missing(item) else str(item), None, why)
         return
     found = list(read_puzzles(item.splitlines()))
     if len(found) == 1:

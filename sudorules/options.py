@@ -36,6 +36,9 @@ UNIT_SECONDS = {"seconds": 1, "minutes": 60}
 MAX_LENGTH_RANGE = (1, 36)        #: --max-length: the longest chain tried (SudoRules' own bound)
 MAX_DEPTH_RANGE = (1, 3)          #: classify --max-depth: the deepest T&E level
 LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
+SEED_RANGE = (0, 2**64 - 1)       #: --seed of generate and count: the generators' 64-bit seeds
+CLUES_RANGE = (17, 81)            #: count --size and --max-clues: the clue counts of a minimal puzzle
+UNTESTED_RANGE = (0, 64)          #: generate --untested
 
 
 def _bad(name: str, reason: str) -> OptionError:

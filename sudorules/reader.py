@@ -172,6 +172,16 @@ def is_missing(item: object) -> bool:
         return False
 
 
+def not_a_puzzle(item: object) -> Optional[str]:
+    """Why an item of a list of puzzles that is neither a :class:`Puzzle` nor a text is none (a
+    missing value of a Series, a number...); None for a Puzzle or a text, which is parsed."""
+    if isinstance(item, (Puzzle, str)):
+        return None
+    if is_missing(item):
+        return "no puzzle (a missing value)"
+    return f"not a puzzle: {type(item).__name__} {item!r}"
+
+
 def names_file(argument: str) -> bool:
     """True when a command-line argument is read as a file: ``-`` or an existing path."""
     if argument == "-":

@@ -46,7 +46,7 @@ from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_file
 from ..output import (check_output, csv_line, csv_text, is_parquet_name, is_stream, open_output, stream_descriptor,
                       write_all)
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
-from ..puzzle import candidate_row
+from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, read_puzzle_file
 
 if TYPE_CHECKING:
@@ -510,8 +510,9 @@ def _count_records(source: str) -> Optional[int]:
     return whole + rows // 9 or None
 
 
-_LAYOUT = b" \t|!+-=:"
-_GRID_LAYOUT = b"0123456789." + _LAYOUT
+#: the parser's layout and grid characters (sudorules.puzzle), as bytes for the count
+_LAYOUT = "".join(sorted(LAYOUT_CHARS)).encode()
+_GRID_LAYOUT = "".join(sorted(GRID_CHARS)).encode() + _LAYOUT
 
 
 def _progress_bar(total: Optional[int], initial: int):

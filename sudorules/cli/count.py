@@ -9,6 +9,7 @@ import click
 from tqdm import tqdm
 
 from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
+from ..options import CLUES_RANGE, SEED_RANGE
 from ..output import open_output
 from . import main
 from .generate import plural, stop_on_signals
@@ -19,16 +20,16 @@ from .options import JOBS, MINUTES
 @click.option("--method", "-m", type=click.Choice(METHODS), required=True,
               help="subsets: minimal puzzles inside a random SIZE-subset of a random grid (small clue "
                    "counts); supersets: those containing it (large clue counts).")
-@click.option("--size", "-s", type=click.IntRange(17, 81), required=True,
+@click.option("--size", "-s", type=click.IntRange(*CLUES_RANGE), required=True,
               help="Size of the random subset (the post uses 30 for subsets).")
 @click.option("--minutes", type=MINUTES, default=None,
               help="Run for this long; the samples still in progress then are dropped (only complete "
                    "samples are counted).")
 @click.option("--samples", type=click.IntRange(min=1), default=None,
               help="Run this many samples (reproducible for any --jobs).")
-@click.option("--max-clues", type=click.IntRange(17, 81), default=None,
+@click.option("--max-clues", type=click.IntRange(*CLUES_RANGE), default=None,
               help="supersets only: largest clue count counted [default: size + 3].")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="Sample i uses the random stream splitmix64(seed, i).")
 @click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
               help="Worker threads.")

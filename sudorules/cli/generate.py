@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
+from ..options import SEED_RANGE, UNTESTED_RANGE
 from ..output import open_output
 from ..reader import open_lines
 from . import main
@@ -69,14 +70,14 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 @main.command()
 @click.option("--method", "-m", type=click.Choice(METHODS), required=True, help="The generator.")
 @click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of puzzles.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="Run seed: puzzle i (or given grid i) uses the random stream splitmix64(seed, i).")
 @click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
               help="Worker threads (the C code runs without the GIL); the output does not depend on it.")
 @click.option("--grids", type=str, default=None, metavar="FILE|-",
               help="Complete grids to use in order, one per line (- = stdin), instead of the seeded "
                    "grid generator (top-down: one grid per puzzle; controlled-bias: as many as needed).")
-@click.option("--untested", type=click.IntRange(0, 64), default=None,
+@click.option("--untested", type=click.IntRange(*UNTESTED_RANGE), default=None,
               help=f"Controlled-bias only: delete the first N clues without testing "
                    f"[default: {DEFAULT_UNTESTED}, as in the papers].")
 @click.option("-o", "--output", type=str, default=None, metavar="FILE|-",

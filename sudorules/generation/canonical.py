@@ -30,7 +30,7 @@ import numpy as np
 from .. import _canon
 from ..core import as_array
 from ..puzzle import Puzzle, PuzzleError
-from ..reader import is_missing
+from ..reader import not_a_puzzle
 
 __all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonical_text",
            "canonical_texts", "canonicalize"]
@@ -169,13 +169,10 @@ def canonical_batch(items: np.ndarray, *, marks: bool = False, mode: Optional[st
 def _puzzle(item: PuzzleLike) -> Puzzle:
     """A puzzle, or its text parsed; PuzzleError for anything else (a missing value of a Series was
     parsed as the text "None")."""
-    if isinstance(item, Puzzle):
-        return item
-    if isinstance(item, str):
-        return Puzzle.from_string(item)
-    if is_missing(item):
-        raise PuzzleError("no puzzle (a missing value)")
-    raise PuzzleError(f"not a puzzle: {type(item).__name__} {item!r}")
+    why = not_a_puzzle(item)
+    if why is not None:
+        raise PuzzleError(why)
+    return item if isinstance(item, Puzzle) else Puzzle.from_string(item)
 
 
 def _forms(puzzles: list[Puzzle]) -> tuple[list[Puzzle], list[int], list[Transform]]:

@@ -49,7 +49,7 @@ import pandas as pd
 
 from .. import _generate
 from ..errors import OptionError
-from ..options import check_duration, check_whole
+from ..options import CLUES_RANGE, SEED_RANGE, check_duration, check_whole
 
 METHODS = ("subsets", "supersets")
 #: The number of complete Sudoku grids, and of essentially different ones.
@@ -198,7 +198,7 @@ def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
     # sample and returned zeros, minutes="x" failed inside, jobs=1.5 ran
     if method not in _CODES:
         raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
-    size = check_whole(size, "size", 17, 81)
+    size = check_whole(size, "size", *CLUES_RANGE)
     if samples is None and minutes is None:
         raise OptionError("give samples or minutes")
     if samples is not None:
@@ -207,7 +207,7 @@ def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
         minutes = check_duration(minutes, "minutes", minimum=0, unit="minutes")
     jobs = check_whole(jobs, "jobs", 1)
     max_clues = _max_clues(method, size, max_clues)
-    seed = check_whole(seed, "seed", 0, 2**64 - 1)
+    seed = check_whole(seed, "seed", *SEED_RANGE)
     if stop is None:
         stop = Stop()
     result = CountResult(method, size, max_clues, weighted)
@@ -257,4 +257,4 @@ def _max_clues(method: str, size: int, max_clues: Optional[int]) -> int:
         return size
     if max_clues is None:
         return min(size + 3, 81)
-    return check_whole(max_clues, "max_clues", size, 81)
+    return check_whole(max_clues, "max_clues", size, CLUES_RANGE[1])

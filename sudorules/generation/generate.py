@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import _generate
 from ..errors import OptionError, SudorulesError
-from ..options import check_whole
+from ..options import SEED_RANGE, UNTESTED_RANGE, check_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -139,7 +139,7 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     if method not in _METHOD_CODES:
         raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
     n = check_whole(n, "n", 0)
-    untested = check_whole(untested, "untested", 0, 64)
+    untested = check_whole(untested, "untested", *UNTESTED_RANGE)
     jobs = check_whole(jobs, "jobs", 1)
     seed = _u64(seed, "seed")
     if weights and (grids is not None or method == "bottom-up"):
@@ -147,15 +147,15 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     if stop is None:
         stop = Stop()
     if grids is None:
-        chunks = _internal_chunks(method, n, seed, int(untested), weights, stop)
+        chunks = _internal_chunks(method, n, seed, untested, weights, stop)
     elif method == "bottom-up":
         raise ValueError("bottom-up starts from the empty grid: it takes no complete grids")
     elif method == "top-down":
         chunks = _top_down_grid_chunks(_grid_arrays(grids), n, seed, stop)
     else:
-        chunks = _cb_grid_chunks(_grid_arrays(grids), n, seed, int(untested), stop)
+        chunks = _cb_grid_chunks(_grid_arrays(grids), n, seed, untested, stop)
     done = tries = 0
-    for batch in _run_ordered(chunks, int(jobs), stop):
+    for batch in _run_ordered(chunks, jobs, stop):
         done += len(batch.puzzles)
         tries += int(batch.tries.sum())
         if progress is not None:
@@ -395,4 +395,4 @@ def puzzle_strings(puzzles: np.ndarray) -> list[str]:
 
 
 def _u64(value: int, name: str) -> int:
-    return check_whole(value, name, 0, 2**64 - 1)
+    return check_whole(value, name, *SEED_RANGE)
