@@ -314,7 +314,7 @@ def test_a_killed_row_keeps_its_finished_ratings():
 
     seen = []
     pool = OrderedPool(_partial_then_hang, (0,), jobs=1, task_timeout=1.0,
-                       on_failure=lambda payload, kind, detail, partial: seen.append((kind, partial)) or kind)
+                       on_failure=lambda payload, kind, detail, partial, seconds: seen.append((kind, partial)) or kind)
     assert list(pool.imap(enumerate(["a"]))) == ["timeout"]
     assert seen == [("timeout", ("W done", "a"))]
 

@@ -383,3 +383,20 @@ def test_braid_schedule_skips_targets_without_a_short_enough_trial_contradiction
     assert env.calls == [("sr-focus-range", 10, 3, 4, 1), ("sr-focus-range", 20, 3, 4, 1),
                          ("sr-focus-range", 10, 3, 4, 2), ("sr-focus-range", 30, 3, 4, 1)]
     assert not schedule.focus_next(1)
+
+
+def test_clips_out_of_memory_line_is_dropped_and_other_error_lines_pass(capfd):
+    """CLIPS prints "[MEMORY1] Out of memory." (then exits) when an allocation fails in a rating
+    worker under its memory limit, whose row already says ``memory``: that line is dropped, any other
+    line of CLIPS's error output still reaches the terminal and clipspy's CLIPSError messages."""
+    import clips
+    from sudorules.engine.bridge import QuietOutOfMemory
+
+    env = clips.Environment()
+    env.add_router(QuietOutOfMemory())
+    env.eval('(printout stderr "[MEMORY1] " "Out of memory." crlf)')
+    env.eval('(printout stderr "kept" crlf)')
+    with pytest.raises(clips.CLIPSError, match="nosuchfunction"):
+        env.eval("(nosuchfunction)")
+    err = capfd.readouterr().err
+    assert "Out of memory" not in err and "kept" in err and "nosuchfunction" in err

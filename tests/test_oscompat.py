@@ -516,7 +516,7 @@ def test_the_memory_watch_stops_a_worker_past_its_limit(start_method):
     from sudorules.batch.pool import OrderedPool
 
     pool = OrderedPool(_grower, (0,), jobs=1, memory_limit=64 * 2**20, watch_memory=True,
-                       start_method=start_method, on_failure=lambda payload, kind, detail, partial: (kind, detail))
+                       start_method=start_method, on_failure=lambda payload, kind, detail, partial, seconds: (kind, detail))
     started = time.monotonic()
     results = list(pool.imap(enumerate(["a", "grow", "b"])))
     assert results[0] == "a" and results[2] == "b"

@@ -43,7 +43,7 @@ _SLOW = pytest.mark.slow
 # 1. spawn: what fork gave the workers for free
 
 
-def _failure(record, kind, detail, partial):
+def _failure(record, kind, detail, partial, seconds):
     return (kind, detail)
 
 

@@ -23,8 +23,8 @@ def _factory(offset):
     return handle
 
 
-def _failure(payload, kind, detail, partial):
-    return (kind, detail)
+def _failure(payload, kind, detail, partial, seconds):
+    return (kind, detail, seconds)
 
 
 def test_results_come_in_task_order_from_several_workers():
@@ -44,6 +44,7 @@ def test_failures_are_recorded_and_the_batch_goes_on():
     results = list(pool.imap(enumerate(payloads)))
     assert [r[0] for r in results] == [1, "crashed", 2, "timeout", 3, "error", 4, "memory", 5]
     assert "bad payload" in results[5][1]
+    assert results[3][2] >= 1.0 > results[5][2]  # the hung task's seconds: killed past its 1 s
     assert pool.replaced == 3  # the crashed and the hung workers, and the one that ran out of memory
 
 

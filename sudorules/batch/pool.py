@@ -140,12 +140,13 @@ class _Worker:
 class OrderedPool:
     """Run ``handle(payload)`` for each ``(index, payload)`` task on ``jobs`` worker processes.
 
-    ``on_failure(payload, kind, detail, partial)`` builds the result of a task whose worker failed,
+    ``on_failure(payload, kind, detail, partial, seconds)`` builds the result of a task whose worker failed,
     with kind ``timeout`` (the hard limit ``task_timeout`` passed), ``memory`` (MemoryError, an
     exit with an error status under a memory limit, or stopped by the memory watch), ``crashed`` (the
     worker was killed by a signal, a SIGSEGV or a SIGKILL, or exited without a memory limit) or
     ``error`` (an exception; detail is its text); ``partial`` is the task's result so far
-    (:func:`report_partial`), or None.
+    (:func:`report_partial`), or None; ``seconds`` the wall time since the task was sent (a row that
+    ran out of memory after a minute says so, not 0).
 
     ``memory_limit`` (bytes) is how far a worker may grow past its state once built: the kernel's
     RLIMIT_AS where it is enforced, else the pool's RSS watch; ``watch_memory`` forces the watch
@@ -154,7 +155,7 @@ class OrderedPool:
     """
 
     def __init__(self, factory: WorkerFactory, init_args: tuple = (), jobs: int = 1,
-                 on_failure: Callable[[Any, str, str, Any], Any] = lambda payload, kind, detail, partial: None,
+                 on_failure: Callable[[Any, str, str, Any, float], Any] = lambda *failure: None,
                  task_timeout: Optional[float] = None, memory_limit: Optional[int] = None,
                  lookahead: int = 256, watch_memory: Optional[bool] = None, start_method: Optional[str] = None):
         self.factory, self.init_args = factory, init_args
@@ -298,7 +299,8 @@ class OrderedPool:
                     else:
                         index, (kind, value) = message
                         results[index] = (value if kind == "ok"
-                                          else self.on_failure(worker.task[1], kind, value or "", worker.partial))
+                                          else self.on_failure(worker.task[1], kind, value or "", worker.partial,
+                                                               time.monotonic() - worker.started))
                         worker.task = None
                         if kind == "memory" or self._grown(worker):
                             # a worker keeps the memory a task took (CLIPS keeps freed memory in its own
@@ -322,7 +324,8 @@ class OrderedPool:
                 raise PoolError(f"a worker failed while starting ({failure[1]}); "
                                 "run 'sudorules solve' on one puzzle to see why")
             if worker.task is not None:
-                results[worker.task[0]] = self.on_failure(worker.task[1], *failure, worker.partial)
+                results[worker.task[0]] = self.on_failure(worker.task[1], *failure, worker.partial,
+                                                          now - worker.started)
             self._retire(worker)
             self._workers[i] = self._spawn()
             self.replaced += 1

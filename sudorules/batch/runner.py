@@ -301,9 +301,10 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
     ratings = tuple(options.ratings)
     time_limit = options.time_limit
 
-    def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow]) -> RatingRow:
+    def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow],
+                   seconds: float) -> RatingRow:
         status = kind if kind in ("timeout", "memory") else "crashed"
-        row = record_failed_row(record, ratings, status, detail, (time_limit or 0.0) if kind == "timeout" else 0.0)
+        row = record_failed_row(record, ratings, status, detail, seconds)
         if partial is not None:  # keep the ratings the row finished before its worker was killed
             row.ratings.update(partial.ratings)
             missing = [name for name in ratings if name not in partial.ratings]

@@ -45,6 +45,34 @@ class QuietRunLimit(clips.Router):
             sys.stdout.write(message)
 
 
+class QuietOutOfMemory(clips.Router):
+    """Drops CLIPS's ``[MEMORY1] Out of memory.`` line from its error output and passes every
+    other line on.  CLIPS prints it, then exits the process, when an allocation fails: a rating
+    worker under its memory limit (``rate --memory-limit``), whose parent already records the row
+    as ``memory`` and says so; the line, in the middle of the run's progress, said nothing more.
+    CLIPS writes a message in pieces (``[``, ``MEMORY``, ``1``, ``] ``, the text), so a line is
+    held until its end; above clipspy's error router (priority 40), which still gets every other
+    line for its CLIPSError messages."""
+
+    LINE = "[MEMORY1] Out of memory."
+
+    def __init__(self):
+        super().__init__("sudorules-quiet-out-of-memory", 50)
+        self._line = ""
+
+    def query(self, name: str) -> bool:
+        return name == "stderr"
+
+    def write(self, name: str, message: str) -> None:
+        self._line += message
+        if "\n" not in self._line:
+            return
+        lines, _, self._line = self._line.rpartition("\n")
+        kept = [line for line in lines.split("\n") if line.strip() != self.LINE]
+        if any(line for line in kept):
+            self.share_message(name, "\n".join(kept) + "\n")
+
+
 class Recorder:
     """Collects rule applications from the CLIPS callbacks during one run."""
 

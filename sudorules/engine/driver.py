@@ -30,7 +30,7 @@ from ..resolution import families
 from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PASS
 from ..resolution.steps import Resolution
 from . import rulegen
-from .bridge import QuietRunLimit, Recorder, step_of_record
+from .bridge import QuietOutOfMemory, QuietRunLimit, Recorder, step_of_record
 from .labels import (G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_at,
                      label_variables)
 from .order import order_braid, whip_lefts
@@ -159,6 +159,7 @@ class Engine:
         self._state_key = -1  # _state's cache: the number of changes it was built at, and the State
         self._state_now: Optional[State] = None
         self.env.add_router(QuietRunLimit())
+        self.env.add_router(QuietOutOfMemory())
         self._load(rulegen.base_program(theory, self.max_length))
         #: the highest level whose rules are built; later levels are built when first reached
         self.levels_loaded = 1
