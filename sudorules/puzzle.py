@@ -332,14 +332,18 @@ def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
     values: list[int] = []
     for position, char in enumerate(line, start=1):
         if len(values) == 81:
-            rest = line[position - 1:]
+            # a border may close the grid ('...|'): layout characters other than whitespace are skipped
+            at = position - 1
+            while at < len(line) and line[at] in LAYOUT_CHARS and not line[at].isspace():
+                at += 1
+            rest = line[at:]
             if rest[:1] == ";":
                 return values, None, rest[1:].strip()
-            if rest[:1].isspace():
+            if not rest or rest[:1].isspace():
                 return values, None, rest.strip()
-            if rest[:1] in GRID_CHARS or rest[:1] in LAYOUT_CHARS:
+            if rest[:1] in GRID_CHARS:
                 return values, "wrong length: more than 81 grid characters", ""
-            return values, f"bad character {char!r} at column {position} (after the 81 grid characters)", ""
+            return values, f"bad character {rest[0]!r} at column {at + 1} (after the 81 grid characters)", ""
         if char in GRID_CHARS:
             values.append(0 if char in ".0" else int(char))
         elif char not in LAYOUT_CHARS:

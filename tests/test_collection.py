@@ -145,6 +145,7 @@ def test_a_template_reads_a_row_dict_and_refuses_what_it_cannot_format():
     for text, words in [("{X}", "unknown column 'X'"), ("{puzle}", "did you mean 'puzzle'"),
                         ("{W", "not closed"), ("W}", "closes no field"), ("{}", "empty field"),
                         ("{W:.2q}", "bad format spec"), ("no field", "names no column"),
+                        ("{W:1000000000000}", "width or precision above"), ("{seconds:.5000f}", "above 1000"),
                         ("{puzzle.__class__}", "unknown column"), ("{W}\n{W}", "line break")]:
         with pytest.raises(OptionError, match=words):
             RowTemplate(text, ["puzzle", "W", "seconds", "tail"])

@@ -125,3 +125,10 @@ def test_a_semicolon_starts_the_tail_as_in_shc_files():
     assert longer.puzzle is None and "more than 81" in longer.error
     nul, = list(read_puzzles([grid + "\x00"]))  # was "more than 81 grid characters"
     assert nul.puzzle is None and "bad character '\\x00' at column 82" in nul.error
+    # a closing border is layout; after it the same rules (it was "more than 81" whatever followed)
+    bordered, = list(read_puzzles([grid + "| t;1"]))
+    assert str(bordered.puzzle) == grid and bordered.tail == "t;1"
+    bad, = list(read_puzzles([grid + "|x"]))
+    assert bad.puzzle is None and bad.error == "bad character 'x' at column 83 (after the 81 grid characters)"
+    longer, = list(read_puzzles([grid + "|1"]))
+    assert longer.puzzle is None and "82 grid characters" in longer.error

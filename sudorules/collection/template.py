@@ -18,6 +18,7 @@ A :class:`RowTemplate` takes a row as a dict ``{column: cell}``; every command t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Optional, Sequence, Union
 
@@ -115,12 +116,19 @@ class RowTemplate:
         if not name:
             raise self._error(at, "an empty field '{}'")
         if colon:
+            widest = max((int(digits) for digits in re.findall(r"[0-9]+", spec)), default=0)
+            if widest > MAX_WIDTH:  # format() would first build the string: {W:1000000000000} ran out of memory
+                raise self._error(at, f"bad format spec {spec!r} of {{{name}}} (a width or precision above {MAX_WIDTH})")
             try:
                 format(_sample(spec), spec)
             except ValueError as error:
                 raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
         return _Field(name, spec)
 
+
+#: the widest field and the longest precision a spec may ask for: a line is one row, and a larger
+#: width is no layout but a way to exhaust memory
+MAX_WIDTH = 1000
 
 #: format spec types that read the cell as a number (``{seconds:.2f}``, ``{W:03d}``)
 _FLOAT_TYPES, _INT_TYPES = set("eEfFgG%"), set("dnxXob")
