@@ -9,6 +9,7 @@ an empty cell.  Everything here is pure Python; the compiled bitset core lives i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -379,6 +380,10 @@ def parse_puzzle(text: str) -> "Puzzle":
 
 #: one parsed record: (first line number, its text, the puzzle or None, the reason or None, the tail)
 ParsedRecord = tuple[int, str, Optional["Puzzle"], Optional[str], str]
+#: a byte of the input that is no UTF-8, as the readers decode it (``surrogateescape``: U+DC80-U+DCFF):
+#: such a line is an invalid record that names the byte, rather than a line silently changed (a
+#: Latin-1 tail 'caf\xe9' written back as 'caf\ufffd')
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 
 def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
@@ -398,6 +403,13 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
             line = line[len(BOM):]
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
+            continue
+        undecoded = _UNDECODED.search(line)
+        if undecoded:  # a byte that is no UTF-8 (the readers keep it as a surrogate): the line is refused
+            yield from flush_incomplete()
+            byte = ord(undecoded.group()) - 0xDC00
+            shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            yield (number, shown, None, f"not UTF-8 text (byte 0x{byte:02x} at column {undecoded.start() + 1})", "")
             continue
         row = candidate_row(line)
         if row is not None:  # one row of the candidate grid SudoRules prints

@@ -97,14 +97,36 @@ def check_source(source: Union[str, Path]) -> None:
         raise InputError(f"{name}: permission denied")
 
 
+#: how input bytes that are no UTF-8 are decoded: kept as surrogates, which the parser reports as
+#: ``not UTF-8 text (byte 0xe9 at column 83)`` in that line's record (never a decoding crash, never
+#: a line silently changed: ``errors="replace"`` wrote a Latin-1 tail back with U+FFFD)
+DECODING_ERRORS = "surrogateescape"
+
+#: the byte-order marks of UTF-16 and UTF-32 text, which no line of a puzzle file starts with
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _wide_text(name: str, start: bytes) -> None:
+    """InputError for text in UTF-16 or UTF-32 (its first bytes ``start``): every line would be a bad
+    character, and their NUL bytes would be echoed into the outputs."""
+    if start.startswith(_WIDE_BOMS):
+        raise InputError(f"{name}: UTF-16 or UTF-32 text; sudorules reads UTF-8 "
+                         f"(convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
+
+
 def stdin_text() -> IO[str]:
-    """Standard input as UTF-8 text whatever the locale, undecodable bytes as U+FFFD (as for files):
-    a bad line is then a bad character in its record, never a decoding crash (under a C locale
-    Python's own stdin would hand over surrogates that cannot be written back out)."""
+    """Standard input as UTF-8 text whatever the locale (see DECODING_ERRORS; under a C locale Python's
+    own stdin would be ASCII)."""
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # replaced by a text stream (tests, embedding): use it as it is
         return sys.stdin
-    return io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", newline=None)
+    peek = getattr(buffer, "peek", None)
+    if peek is not None:
+        try:
+            _wide_text("standard input", peek(2)[:2])
+        except OSError:
+            pass  # read errors are told when lines are read
+    return io.TextIOWrapper(buffer, encoding="utf-8", errors=DECODING_ERRORS, newline=None)
 
 
 def _lines(handle: IO[str]) -> Iterator[str]:
@@ -115,17 +137,22 @@ def _lines(handle: IO[str]) -> Iterator[str]:
 def open_lines(source: Union[str, Path, IO[str]]) -> Iterator[str]:
     """The lines of a file name, ``-`` (standard input) or an open text stream.
 
-    A file is checked and opened at once (:class:`InputError` here, not at the first line read);
-    undecodable bytes become U+FFFD, so a bad line is reported as a bad character, not a crash."""
+    A file is checked and opened at once (:class:`InputError` here, not at the first line read, as
+    for UTF-16 text); bytes that are no UTF-8 are kept for the parser to report (DECODING_ERRORS)."""
     if hasattr(source, "read"):
         return iter(source)  # type: ignore[arg-type]
     if str(source) == "-":
         return iter(stdin_text())
     check_source(source)
     try:
-        handle = open(source, encoding="utf-8", errors="replace")
+        handle = open(source, encoding="utf-8", errors=DECODING_ERRORS)
+        if handle.seekable():
+            _wide_text(str(source), handle.buffer.peek(2)[:2])
     except OSError as error:
         raise InputError(f"{source}: {error.strerror or error}") from None
+    except InputError:
+        handle.close()
+        raise
     return _lines(handle)
 
 

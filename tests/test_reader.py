@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +134,30 @@ def test_a_semicolon_starts_the_tail_as_in_shc_files():
     assert bad.puzzle is None and bad.error == "bad character 'x' at column 83 (after the 81 grid characters)"
     longer, = list(read_puzzles([grid + "|1"]))
     assert longer.puzzle is None and "82 grid characters" in longer.error
+
+
+def test_bytes_that_are_no_utf8_make_their_line_invalid_and_are_named(tmp_path):
+    """A Latin-1 tail was read as U+FFFD and written back so, the byte lost: now the line is an
+    invalid record naming the byte; the lines around it are read as before."""
+    from sudorules.reader import read_puzzle_file
+
+    grid = "..3..6....5718.....6........816...75.....8......5...68.7.....42...73.85..1.....97"
+    source = tmp_path / "latin.txt"
+    source.write_bytes(f"{grid} ok\n{grid} caf".encode() + b"\xe9\n# caf\xe9\n" + f"{grid}\n".encode())
+    records = list(read_puzzle_file(str(source)))
+    assert [r.line for r in records] == [1, 2, 4]  # the comment is skipped, whatever its bytes
+    assert records[0].ok and records[0].tail == "ok" and records[2].ok
+    assert records[1].puzzle is None and records[1].error == "not UTF-8 text (byte 0xe9 at column 86)"
+    assert records[1].text.endswith("caf\\xe9")  # shown, not replaced
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_utf16_and_utf32_text_is_one_error_before_any_record(tmp_path, encoding):
+    from sudorules.errors import InputError
+    from sudorules.reader import open_lines
+
+    source = tmp_path / "wide.txt"
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\n",
+                      encoding=encoding)
+    with pytest.raises(InputError, match="UTF-16 or UTF-32 text; sudorules reads UTF-8"):
+        open_lines(str(source))
