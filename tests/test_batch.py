@@ -208,6 +208,14 @@ def test_an_output_that_is_not_ours_is_refused_and_left_intact(tmp_path):
         with pytest.raises(BatchError):
             rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1))
         assert out.read_bytes() == content
+    header = b"puzzle,clues,W,status,seconds,tail,error"
+    out.write_bytes(header + b"\r\n")  # our columns, converted to CRLF: said so, not "expected" the same
+    with pytest.raises(BatchError, match="Windows line ends"):
+        rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1))
+    assert out.read_bytes() == header + b"\r\n"
+    out.write_bytes(header)  # the header's write cut before its newline: written again, then the row
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    assert out.read_bytes().split(b"\n")[0] == header and out.read_bytes().count(b"\n") == 2
 
 
 def test_a_row_rates_w_and_b_first_and_gives_them_to_b_and_gb_as_bounds(monkeypatch):
@@ -255,3 +263,20 @@ def test_the_record_count_is_the_records_of_a_mixed_file(tmp_path):
     path = tmp_path / "mixed.txt"
     path.write_text("\n".join(lines) + "\n")
     assert _count_records(str(path)) == sum(1 for _ in read_puzzle_file(str(path))) == 8
+
+
+def test_a_rating_by_rules_that_stops_says_which_and_why():
+    """A W (or theory) rating that did not end in a solution names itself and the reason in the row's
+    error cell: the row's status alone (timeout, not-solved) did not say which rating stopped."""
+    from sudorules import Puzzle, generate_puzzles
+    from sudorules.batch.rating import Rater
+    from sudorules.reader import PuzzleRecord
+
+    rater = Rater(("W",))
+    hard = max(generate_puzzles("controlled-bias", 8, seed=7)["puzzle"],
+               key=lambda text: rater.rate(PuzzleRecord(1, text, Puzzle.from_string(text))).ratings["W"])
+    record = PuzzleRecord(1, hard, Puzzle.from_string(hard))
+    row = Rater(("B", "W", "BC"), max_length=2).rate(record)
+    assert row.status == "not-solved"
+    assert "W: whips of length <= 2 do not solve it" in row.error and "BC: the rules of BC do not solve it" in row.error
+    assert not row.error.startswith("B:") or "braids of length <= 2" in row.error

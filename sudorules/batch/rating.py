@@ -249,7 +249,7 @@ class Rater:
             g = any(part.startswith("g") for part in name.split("+"))
             if status == "not-solved" and not te.in_te1(puzzle, g=g, solution=solution):
                 return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "chain")
-            return status, ""
+            return status, self._rules_reason(status, f"the rules of {name}")
         # Whips of length <= 2 (g-whips <= 3) are confluent: the compiled engine gives their closure,
         # the rating when it solves the puzzle (W 0-2, gW 0-3), else the state where the rules start
         # (rule loading, fact resets and the short levels were most of an easy puzzle's time: 200 gW3
@@ -265,7 +265,17 @@ class Rater:
         resolution = self.solver.solve(start.state, rule_ratings()[name], time_limit=self.time_limit,
                                        solution=solution)
         row.ratings[name] = resolution.rating
-        return resolution.status if resolution.status in STATUSES else "not-solved", ""
+        status = resolution.status if resolution.status in STATUSES else "not-solved"
+        return status, self._rules_reason(status, f"{'g-' if g else ''}whips of length <= {self.max_length}")
+
+    def _rules_reason(self, status: str, rules: str) -> str:
+        """The error cell of a rating by rules that did not solve the puzzle (the row's status alone
+        did not say which of its ratings stopped, nor why)."""
+        if status == "timeout":
+            return f"time limit of {self.time_limit:g} s reached"
+        if status == "not-solved":
+            return f"{rules} do not solve it"
+        return ""
 
     def _classify(self, puzzle, solution, row: RatingRow) -> list[tuple[str, str]]:
         """The classification's columns into ``row.ratings``, and its (status, error)."""

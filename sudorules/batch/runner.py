@@ -126,8 +126,15 @@ def completed_rows(path: str, columns: Sequence[str]) -> list[list[str]]:
     with open(path, "rb") as handle:
         data = handle.read()
     header = csv_line(columns).encode("utf-8")
+    if data == header.rstrip(b"\n"):  # the header's own write cut short of its newline: no row yet,
+        with open(path, "r+b") as handle:  # so it is written again, whole
+            handle.truncate(0)
+        return []
     if not data.startswith(header):
         first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+        if first == header.decode("utf-8").strip():  # the columns are right, not the line ends
+            raise BatchError(f"{path} has Windows line ends (CRLF), which 'sudorules rate' never writes: "
+                             "convert it back (dos2unix), or use another output file")
         if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
             raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
                              "use another output file or the same ratings (rate --rating, classify --g) as before")
