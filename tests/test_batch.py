@@ -280,3 +280,24 @@ def test_a_rating_by_rules_that_stops_says_which_and_why():
     assert row.status == "not-solved"
     assert "W: whips of length <= 2 do not solve it" in row.error and "BC: the rules of BC do not solve it" in row.error
     assert not row.error.startswith("B:") or "braids of length <= 2" in row.error
+
+
+def test_a_resumed_run_exits_as_its_whole_output_does(tmp_path):
+    """Exit status 1 when some row is invalid: a second run over a finished output rates nothing, and
+    its exit status still says the output holds an invalid row (it said 0)."""
+    from click.testing import CliRunner
+    from sudorules.cli import main as cli
+
+    source = tmp_path / "in.txt"
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\nxx\n")
+    out = tmp_path / "out.csv"
+    for command in ("rate", "classify"):
+        out.unlink(missing_ok=True)
+        args = [command, str(source), "--jobs", "1", "-o", str(out), "--no-progress"]
+        first, again = CliRunner().invoke(cli, args), CliRunner().invoke(cli, args)
+        assert first.exit_code == 1 and "invalid: 1" in first.output
+        assert again.exit_code == 1 and "2 already done" in again.output and "earlier rows invalid: 1" in again.output
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\n")
+    out.unlink()
+    args = ["rate", str(source), "--jobs", "1", "-o", str(out), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0 and CliRunner().invoke(cli, args).exit_code == 0

@@ -165,6 +165,9 @@ class BatchSummary:
     retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
     total: Optional[int] = None  #: puzzle records in the input, where it can be counted ahead
     notes: list[str] = field(default_factory=list)  #: what the user should know about the output
+    #: the statuses of the rows found in the output (resumed; after a retry, as it left them): the
+    #: exit status is the whole output's, not only this run's rows'
+    earlier: dict[str, int] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -399,6 +402,10 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             if not done and os.stat(path).st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
             summary.skipped = len(done) - summary.retried  # rows kept as they were
+            at = header(ratings, options.canonical, tail).index("status")
+            for row in done:
+                if len(row) > at:
+                    summary.earlier[row[at]] = summary.earlier.get(row[at], 0) + 1
         summary.total = _count_records(source)
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):

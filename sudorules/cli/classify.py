@@ -50,7 +50,7 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
     the others empty; all empty at depth 0), status (solved when classified; beyond-te1/-te2/-te3
     past --max-depth, not-solved past --max-length, timeout, memory, crashed, invalid), seconds,
     tail (whatever followed the puzzle on its input line), error.  Resumable with -o like rate; on all cores or a dask cluster.  Exit status 1 when some row
-    is invalid or crashed.
+    of the output is invalid or crashed (earlier rows of a resumed output too).
     """
     formatted = row_template(template, header(classify_columns(gflag)))  # checked before any work
     options = RateOptions(

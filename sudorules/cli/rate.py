@@ -134,7 +134,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
     reason for invalid and failed rows; for a B or gB rating stopped by --time-limit, the lengths
     known not to solve it, and for gB its B as an upper bound).  A rating is empty unless its theory solved the puzzle.
-    Exit status 1 when some row is invalid or crashed.
+    Exit status 1 when some row of the output is invalid or crashed, earlier rows of a resumed output too.
     """
     formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
     run_batch(source, output, RateOptions(
@@ -176,5 +176,9 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)
     for note in summary.notes:
         click.echo(f"note: {note}", err=True)
-    if summary.statuses.get("invalid") or summary.statuses.get("crashed"):
+    failed = {status: n for status, n in summary.earlier.items() if status in ("invalid", "crashed")}
+    if summary.skipped and failed:  # rows of an earlier run: the output holds them all the same
+        click.echo(f"note: {output} holds earlier rows {', '.join(f'{k}: {v}' for k, v in sorted(failed.items()))}",
+                   err=True)
+    if summary.statuses.get("invalid") or summary.statuses.get("crashed") or failed:
         raise click.exceptions.Exit(EXIT_INVALID)
