@@ -70,7 +70,7 @@ def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:
         yield PuzzleRecord(line, text, puzzle, error, tail)
 
 
-def _shown(text: str, width: int = 60) -> str:
+def clipped(text: str, width: int = 60) -> str:
     """A user's argument as shown in a message: cut when long, on one line."""
     text = text.replace("\n", " ")
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -88,9 +88,9 @@ def check_source(source: Union[str, Path]) -> None:
     try:
         info = os.stat(name)
     except FileNotFoundError:
-        raise InputError(f"{_shown(name)}: no such file") from None
+        raise InputError(f"{clipped(name)}: no such file") from None
     except OSError as error:
-        raise InputError(f"{_shown(name)}: {error.strerror or error}") from None
+        raise InputError(f"{clipped(name)}: {error.strerror or error}") from None
     if stat.S_ISDIR(info.st_mode):
         raise InputError(f"{name}: is a directory, not a file")
     if not os.access(name, os.R_OK):
@@ -233,4 +233,4 @@ def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
         return read_puzzle_file(argument)
     if looks_like_puzzle(argument):
         return read_puzzles(argument.splitlines())
-    raise InputError(f"{_shown(argument)}: no such file (nor a puzzle: 81 grid characters, 1-9 and . or 0)")
+    raise InputError(f"{clipped(argument)}: no such file (nor a puzzle: 81 grid characters, 1-9 and . or 0)")

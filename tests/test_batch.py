@@ -109,6 +109,24 @@ def test_resume_refuses_an_output_of_another_input(cb001, tmp_path):
         rate_file(str(second), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
 
 
+def test_resume_and_retry_refuse_an_input_whose_tails_changed(tmp_path):
+    """The same puzzles with another tail (a tries count edited): the rows kept would carry the old
+    tails into stats, so the run is refused, and the output left as it was."""
+    from sudorules.batch.runner import BatchError
+
+    grid = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(f"{grid} 200314\n{grid} 17\n")
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))  # the same: resumed
+    before = out.read_bytes()
+    source.write_text(f"{grid} 200314\n{grid} 999\n")
+    for retry in ((), ("solved",)):
+        with pytest.raises(BatchError, match="line 2 has the tail '17', the input '999'"):
+            rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=retry))
+        assert out.read_bytes() == before
+
+
 def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
     pd = pytest.importorskip("pandas")
     pytest.importorskip("pyarrow")

@@ -47,7 +47,7 @@ from ..output import (check_output, csv_line, csv_text, is_parquet_name, is_stre
                       write_all)
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
-from ..reader import PuzzleRecord, check_source, read_puzzle_file
+from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
 
 if TYPE_CHECKING:
     from ..collection.template import RowTemplate
@@ -227,6 +227,11 @@ def _rater(options: RateOptions) -> Callable:
     return rate
 
 
+def _tail_at(columns: Sequence[str]) -> Optional[int]:
+    """The index of the ``tail`` column, None in an output written before tails were kept."""
+    return list(columns).index("tail") if "tail" in columns else None
+
+
 def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[str], statuses: set[str],
                 rate: Callable, summary: BatchSummary, lock: OutputLock, canonical: bool = False,
                 tail: bool = True) -> None:
@@ -241,7 +246,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
     side = path + ".retry.csv"
     finished = ({int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
                 if wanted else {})
-    todo = [(index, record) for index, record in enumerate(_checked(records, done))
+    todo = [(index, record) for index, record in enumerate(_checked(records, done, _tail_at(columns)))
             if index in wanted and index not in finished]
     if not wanted:
         if os.path.exists(side):
@@ -397,7 +402,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                 done = completed_rows(path, header(ratings, options.canonical, tail))  # their records are read
             else:
                 done = completed_rows(path, header(ratings, options.canonical, tail))
-                records = _skip_done(records, done)
+                records = _skip_done(records, done, _tail_at(header(ratings, options.canonical, tail)))
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND | O_BINARY), output)
             if not done and os.stat(path).st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
@@ -471,8 +476,10 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     return summary
 
 
-def _checked(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator[PuzzleRecord]:
-    """The records that have rows in ``done``, checking that each row is for the same puzzle."""
+def _checked(records: Iterator[PuzzleRecord], done: list[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
+    """The records that have rows in ``done``, checking that each row is for the same puzzle, with the
+    same tail (column ``tail_at``, None in an output without tails): a tail edited since, such as a
+    tries count, would otherwise stay stale in the output and go on into ``stats``."""
     for row in done:
         record = next(records, None)
         if record is None:
@@ -481,12 +488,15 @@ def _checked(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator
         if row[0] != expected:
             raise BatchError(f"the output's row for input line {record.line} is for {row[0]!r}, not {expected!r}: "
                              "is it another input's output?")
+        if tail_at is not None and len(row) > tail_at and row[tail_at] != record.tail:
+            raise BatchError(f"the output's row for input line {record.line} has the tail {clipped(row[tail_at])!r}, "
+                             f"the input {clipped(record.tail)!r}: the input changed since; rate it to another output")
         yield record
 
 
-def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]]) -> Iterator[PuzzleRecord]:
+def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
     """Skip the records whose rows are already written, checking they are the same puzzles."""
-    for _ in _checked(records, done):
+    for _ in _checked(records, done, tail_at):
         pass
     yield from records
 
