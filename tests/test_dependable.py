@@ -891,8 +891,8 @@ def test_formula_like_cells_are_quoted(tmp_path):
     rated = run(["rate", "in.txt", "--jobs", "1", "-o", "out.csv"], tmp_path)
     assert rated.returncode == 1, describe(rated)
     assert [row[0] for row in csv_rows(tmp_path / "out.csv")[1:]] == cells
-    again = run(["rate", "in.txt", "--jobs", "1", "-o", "out.csv"], tmp_path)  # resumes: the same puzzles
-    assert again.returncode == 0 and "6 already done" in again.stderr, describe(again)
+    again = run(["rate", "in.txt", "--jobs", "1", "-o", "out.csv"], tmp_path)  # resumes: the same puzzles, 5 invalid rows
+    assert again.returncode == 1 and "6 already done" in again.stderr, describe(again)
     from sudorules.stats import load_collection
 
     frame = load_collection([str(tmp_path / "out.csv")]).frame
