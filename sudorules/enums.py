@@ -49,6 +49,13 @@ TE_THEORIES = ("TE1", "TE2", "TE3", "BxB", "BxBB")
 _NAMES = {name.lower(): name for name in THEORY_PARTS + tuple(THEORY_ALIASES) + TE_THEORIES}
 
 
+def theory_spelling(value: str) -> str:
+    """A theory name as given, each ``+``-joined part in its own spelling (``s+w`` is ``S+W``, ``bc``
+    is ``BC``): a ``rate --rating`` column keeps the name given, and the same name typed in another
+    case must name the same column when an output is resumed."""
+    return "+".join(_NAMES.get(token.strip().lower(), token.strip()) for token in str(value).split("+"))
+
+
 # cached: a solve asks a theory for its parts, label and families about 160 times a puzzle (0.8 % of
 # `rate`'s Python calls before the cache)
 @lru_cache(maxsize=1024)

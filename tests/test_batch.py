@@ -319,3 +319,20 @@ def test_a_resumed_run_exits_as_its_whole_output_does(tmp_path):
     out.unlink()
     args = ["rate", str(source), "--jobs", "1", "-o", str(out), "--no-progress"]
     assert CliRunner().invoke(cli, args).exit_code == 0 and CliRunner().invoke(cli, args).exit_code == 0
+
+
+def test_a_theory_rating_typed_in_another_case_resumes_its_output(tmp_path):
+    """``--rating bc,s+w`` then ``--rating BC,S+W`` name the same columns (names are read in any case):
+    the second run resumed nothing before (its columns "differed")."""
+    from sudorules.batch.rating import canonical_rating
+
+    assert [canonical_rating(name) for name in ("bc", "s+w", "S+W", "Default", "gw")] == ["BC", "S+W", "S+W", "default", "gW"]
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\n")
+    from click.testing import CliRunner
+    from sudorules.cli import main as cli
+
+    runs = [CliRunner().invoke(cli, ["rate", str(source), "--rating", names, "--jobs", "1", "-o", str(out)])
+            for names in ("bc,s+w", "BC,S+W")]
+    assert [run.exit_code for run in runs] == [0, 0] and "1 already done" in runs[1].output
+    assert out.read_text().startswith("puzzle,clues,BC,S+W,")

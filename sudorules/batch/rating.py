@@ -12,8 +12,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from ..enums import Status
-from ..enums import Theory
+from ..enums import Status, Theory, theory_spelling
 from ..errors import InvalidPuzzleError, OptionError
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
@@ -75,7 +74,7 @@ STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
 def canonical_rating(name: str) -> str:
     """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
     spelt as :data:`ALL_RATINGS` spells it; any other theory name (``BC``, ``S+W``, ``default``...:
-    the rating of that theory) as given; :class:`~sudorules.errors.OptionError` for any other."""
+    the rating of that theory) as given, each part spelt as its own (``s+w`` is ``S+W``); :class:`~sudorules.errors.OptionError` for any other."""
     wanted = str(name).strip()
     for rating in COMPILED_RATINGS:  # first: no registry needed for them
         if rating.lower() == wanted.lower():
@@ -86,7 +85,7 @@ def canonical_rating(name: str) -> str:
             return rating
     try:
         _rating_theory(wanted)
-        return wanted
+        return theory_spelling(wanted)
     except ValueError as error:
         reason = f"unknown rating {name!r}: choose among {', '.join(every)} or a theory ({error})"
         raise OptionError(f"rating: {reason}", reason) from None
