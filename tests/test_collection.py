@@ -199,6 +199,12 @@ def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path)
         text = (tmp_path / "txt" / f"W-{level}.txt").read_text()
         assert text == "".join(f"{r['puzzle']} {r['tail']}\n" for r in rows if r["W"] == level)
     assert not (tmp_path / "txt" / "W-none.txt").exists() and not (tmp_path / "txt" / "W-0.txt").exists()
+    # an input among the files of the split: refused before any file is written (W-0 was, before)
+    inside = tmp_path / "again"
+    inside.mkdir()
+    (inside / f"W-{levels[-1]}.csv").write_bytes(source.read_bytes())
+    refused = run(["select", inside / f"W-{levels[-1]}.csv", "--split-by", "W", "-o", inside], code=2)
+    assert "is an input of this run" in refused.stderr and [p.name for p in inside.iterdir()] == [f"W-{levels[-1]}.csv"]
 
 
 @pytest.mark.parametrize("args, words", [

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Optional, Sequence
 
 from ..errors import OptionError, OutputError
-from ..output import csv_cell, open_output
+from ..output import check_output, csv_cell, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
 from .table import Table, TableError, unknown_column
@@ -139,6 +139,8 @@ def write_split(table: Table, column: str, indices: Sequence[int], directory: st
     groups = levels(table, column, indices)
     folder = make_directory(directory)
     paths = split_paths(folder, column, [value for value, _ in groups], writer.suffix)
+    for path in paths:  # every file checked before the first is written (one was, before the refusal)
+        check_output(path, inputs)
     written = []
     for path, (_, rows) in zip(paths, groups):
         with open_output(path, inputs=inputs) as stream:
