@@ -975,6 +975,17 @@ def test_solve_html_does_not_replace_a_file_that_is_no_page(tmp_path):
     assert page.read_bytes().startswith(b"<!DOCTYPE html>")
 
 
+def test_solve_html_and_svg_that_collide_are_refused_before_any_work(tmp_path):
+    """``--html same --svg same`` printed every path and drew every step, then failed on the page;
+    ``--html DIR/step-001.svg`` put the page where a drawing goes."""
+    assert_error(run(["solve", EASY, "--html", "same", "--svg", "same"], tmp_path), 2, "is also the --svg directory")
+    assert not (tmp_path / "same").exists()
+    result = run(["solve", EASY, "--svg", "drawn", "--html", "drawn/step-001.svg"], tmp_path)
+    assert_error(result, 2, "is a drawing --svg drawn writes")
+    assert result.stdout == "" and not (tmp_path / "drawn" / "step-001.svg").exists()
+    assert_ok(run(["solve", EASY, "--svg", "drawn", "--html", "drawn/page.html"], tmp_path))
+
+
 @pytest.mark.parametrize("name", ["x.parquet", "X.PARQUET"])
 def test_a_csv_command_does_not_write_under_a_parquet_name(name, tmp_path):
     """``check -o x.parquet`` (``select`` too) wrote CSV under that name, which stats and select then

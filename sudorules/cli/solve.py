@@ -12,7 +12,7 @@ from typing import Optional
 import click
 
 from ..output import check_output, check_output_directory, is_stdout
-from ..errors import EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, OutputError, SudorulesError
 from ..resolution import families
 from ..resolution.path import format_path
 from ..reader import names_file, records_from_argument
@@ -83,16 +83,18 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
 
     records = records_from_argument(source)
     numbered = names_file(source)
+    svg_files = r"puzzle-\d+/step-\d+\.svg" if numbered else r"step-\d+\.svg"
+    if svg_output is not None:  # every problem of the directory said before any work
+        check_output_directory(svg_output, inputs=[source], subdirectory=r"puzzle-\d+" if numbered else "",
+                               file=svg_files)
     if html_output is not None:
         if is_stdout(html_output):
             raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
         from ..draw.html import HTML_START
 
+        if svg_output is not None:  # found after every path was printed, or a drawing replaced by the page
+            _check_apart(html_output, svg_output, svg_files)
         check_output(html_output, inputs=[source], kind=("an HTML page", HTML_START))
-    if svg_output is not None:  # every problem of the directory said before any work
-        check_output_directory(svg_output, inputs=[source],
-                               subdirectory=r"puzzle-\d+" if numbered else "",
-                               file=r"puzzle-\d+/step-\d+\.svg" if numbered else r"step-\d+\.svg")
     resolutions = []
     if progress is None:
         progress = sys.stderr.isatty()
@@ -171,6 +173,21 @@ def _invalid_json(output_format: str, number: int, line: int, puzzle: str, reaso
 def _say(text: str) -> None:
     sys.stderr.write(text + "\n")
     sys.stderr.flush()
+
+
+def _check_apart(html_output: str, svg_output: str, svg_files: str) -> None:
+    """Refuse an --html page that is the --svg directory or one of the drawings it will hold; make the
+    --svg directory now when the page goes into it (``--svg drawn --html drawn/page.html``)."""
+    import re
+
+    page, folder = os.path.realpath(html_output), os.path.realpath(svg_output)
+    if page == folder:
+        raise OutputError(f"--html {html_output}: is also the --svg directory; give them different names")
+    relative = os.path.relpath(page, folder)
+    if not relative.startswith("..") and re.fullmatch(svg_files, relative.replace(os.sep, "/")):
+        raise OutputError(f"--html {html_output}: is a drawing --svg {svg_output} writes; give the page another name")
+    if not relative.startswith("..") and not os.path.isdir(folder):  # the page beside its drawings
+        os.makedirs(folder, exist_ok=True)  # (checked writable above): made now, for the page's check
 
 
 def _stop_cleanly_on_signals(where: dict) -> None:
