@@ -336,3 +336,25 @@ def test_a_theory_rating_typed_in_another_case_resumes_its_output(tmp_path):
             for names in ("bc,s+w", "BC,S+W")]
     assert [run.exit_code for run in runs] == [0, 0] and "1 already done" in runs[1].output
     assert out.read_text().startswith("puzzle,clues,BC,S+W,")
+
+
+def test_a_resume_under_other_limits_says_which_rows_stopped_at_the_old_ones(tmp_path):
+    """The output does not record --max-length or --max-depth: rows that stopped at the old limit
+    stayed as they were among rows of the new one, unannounced.  Now the run says so, and how to
+    rate them again; a resume under the same limits says nothing."""
+    demo = Path(__file__).resolve().parent.parent / "collections" / "demo.txt"
+    puzzles = demo.read_text().split()[:6]
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text("\n".join(puzzles[:3]) + "\n")
+    first = rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=1, jobs=1, progress=False))
+    stopped = first.statuses.get("not-solved", 0)
+    assert stopped  # B 1 leaves most puzzles unsolved
+    same = rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=1, jobs=1, progress=False))
+    assert same.notes == []
+    source.write_text("\n".join(puzzles) + "\n")
+    longer = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    assert longer.notes == [f"{stopped} earlier row{'s' if stopped > 1 else ''} of the output stopped at other limits "
+                            f"(--max-length 1) than this run's: rate {'them' if stopped > 1 else 'it'} again "
+                            "with --retry not-solved"]
+    retried = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False, retry=("not-solved",)))
+    assert retried.retried == stopped and retried.notes == []

@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import stat
 import sys
 import time
@@ -227,6 +228,34 @@ def _rater(options: RateOptions) -> Callable:
     return rate
 
 
+#: the limits an unfinished row's error names (rating.py, engine/te.py): ``braids of length <= 3 do
+#: not solve it``, ``whips of length <= 3 ...``, ``BxB above 5 (--max-length)``; ``T&E-depth above 1``
+_LENGTH_NAMED = re.compile(r"length <= (\d+) do not solve it|above (\d+) \(--max-length\)")
+_DEPTH_NAMED = re.compile(r"T&E-depth above (\d+)")
+
+
+def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions") -> Optional[str]:
+    """A note when rows of the resumed output stopped at another --max-length or --max-depth than
+    this run's: the output does not record its options, and those rows would stay as they are among
+    rows rated with the new limits.  Read from their error cells (the last column), which name the
+    limit they stopped at; the note says how to rate them again."""
+    statuses: dict[str, int] = {}
+    limits: set[str] = set()
+    for row in done:
+        error, status = (row[-1], row[status_at]) if len(row) > status_at else ("", "")
+        lengths = {int(a or b) for a, b in _LENGTH_NAMED.findall(error)} - {options.max_length}
+        depths = {int(d) for d in _DEPTH_NAMED.findall(error)} - {options.max_depth}
+        if lengths or depths:
+            statuses[status] = statuses.get(status, 0) + 1
+            limits |= {f"--max-length {n}" for n in lengths} | {f"--max-depth {n}" for n in depths}
+    if not statuses:
+        return None
+    rows = sum(statuses.values())
+    return (f"{rows} earlier row{'s' if rows > 1 else ''} of the output stopped at other limits "
+            f"({', '.join(sorted(limits))}) than this run's: rate {'them' if rows > 1 else 'it'} again with --retry "
+            f"{','.join(sorted(statuses))}")
+
+
 def _tail_at(columns: Sequence[str]) -> Optional[int]:
     """The index of the ``tail`` column, None in an output written before tails were kept."""
     return list(columns).index("tail") if "tail" in columns else None
@@ -411,6 +440,9 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             for row in done:
                 if len(row) > at:
                     summary.earlier[row[at]] = summary.earlier.get(row[at], 0) + 1
+            other = _other_limits(done, at, options)
+            if other:
+                summary.notes.append(other)
         summary.total = _count_records(source)
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         for row in rate(records):
