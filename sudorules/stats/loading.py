@@ -53,7 +53,7 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, table_text
+from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, shown, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
 from .columns import KNOWN_RATINGS
@@ -186,11 +186,6 @@ def parse_column_option(text: str) -> tuple[str, str]:
     if name in NON_VALUE_COLUMNS[:4]:
         raise StatsUsageError(f"--column {name}: {name!r} is a reserved column name")
     return name, path
-
-
-def shown(name: str) -> str:
-    """An input's name as messages give it: ``stdin`` for ``-``."""
-    return "stdin" if name == STDIN else name
 
 
 class _Sources:
