@@ -73,8 +73,13 @@ class GridsExhausted(SudorulesError):
     """The given complete grids ran out before the requested number of puzzles was made."""
 
 
-class BadGrid(ValueError):
-    """A line of the given complete grids is not a valid complete grid (the message names the line)."""
+class BadGrid(SudorulesError, ValueError):
+    """A line of the given complete grids is not a valid complete grid (the message names the line).
+
+    A SudorulesError as its sibling :class:`GridsExhausted` is, so that ``except SudorulesError``
+    catches every error a user's grids can cause; still a ValueError, as it always was.  Not an
+    InputError (exit status 2, a source that cannot be read): the source was read, a record of it is
+    bad, which the command line tells with status 1, as it does bad puzzles."""
 
 
 @dataclass
@@ -375,10 +380,10 @@ def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
         yield from _grid_chunks(grids)
         return
     if grids.ndim != 2 or grids.shape[1] != 81:
-        raise ValueError(f"grids must be an (N, 81) array, got shape {grids.shape}")
+        raise BadGrid(f"grids must be an (N, 81) array, got shape {grids.shape}")
     grids = np.ascontiguousarray(grids)
     if grids.size and (grids.min() < 1 or grids.max() > 9):
-        raise ValueError("grids must hold values 1-9 only")
+        raise BadGrid("grids must hold values 1-9 only")
     grids = grids.astype(np.uint8)
     bad = _invalid_rows(grids)
     if bad.any():
