@@ -10,7 +10,9 @@ and is refused with the same words everywhere:
   processes and 3.7 GB in 15 s, issue 27), and more processes than that only compete for the cores;
 * a time in seconds is a finite number (``nan`` and ``inf`` are refused: ``nan`` passes every ``<``
   test and would have meant "no limit" in one place and "stop at once" in another);
-* a memory limit is a whole number of MiB from 0 (0: no limit), the unit of the CLI and the API alike.
+* a memory limit is a whole number of MiB from 0 (0: no limit), the unit of the CLI and the API alike;
+* an option of some generator methods only (``--untested``, ``--grids``, ``--max-clues``) is refused
+  for the others (:func:`check_method_option`) rather than ignored.
 """
 
 from __future__ import annotations
@@ -39,6 +41,28 @@ LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
 SEED_RANGE = (0, 2**64 - 1)       #: --seed of generate and count: the generators' 64-bit seeds
 CLUES_RANGE = (17, 81)            #: count --size and --max-clues: the clue counts of a minimal puzzle
 UNTESTED_RANGE = (0, 64)          #: generate --untested
+
+
+#: the generators' options that belong to some methods only (``generate --untested``, ``--grids``,
+#: ``count --max-clues``): the methods, and why when it is not plain.  Given for another method they
+#: would be ignored (or fail inside), so the command line and the API refuse them alike, before any work.
+METHOD_OPTIONS = {
+    "untested": (("controlled-bias",), ""),
+    "grids": (("top-down", "controlled-bias"), "bottom-up starts from the empty grid"),
+    "max_clues": (("supersets",), ""),
+}
+
+
+def check_method_option(option: str, value: object, method: str, *, cli: bool = False) -> None:
+    """:class:`OptionError` when ``value`` (None: not given) of ``option`` (a key of
+    :data:`METHOD_OPTIONS`) is given for a ``method`` it does not belong to; ``cli``: the message names
+    the command line's options (``--untested``, ``--method``), else the API's arguments."""
+    methods, why = METHOD_OPTIONS[option]
+    if value is None or method in methods:
+        return
+    name, method_name = ("--" + option.replace("_", "-"), "--method") if cli else (option, "method")
+    reason = f"applies to {method_name} {' or '.join(methods)} only" + (f" ({why})" if why else "")
+    raise OptionError(f"{name} {reason}", reason)
 
 
 def _bad(name: str, reason: str) -> OptionError:

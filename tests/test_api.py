@@ -248,6 +248,35 @@ def test_ratings_that_are_no_names_are_an_option_error(ratings):
         sudorules.rate(EASY_TEXT, ratings=ratings)
 
 
+@pytest.mark.parametrize("call", [
+    lambda: sudorules.generate_puzzles("top-down", 1, seed=1, untested=5),  # ran, untested ignored
+    lambda: sudorules.generate_puzzles("bottom-up", 1, seed=1, grids=[]),   # a bare ValueError
+    lambda: sudorules.count_minimals("subsets", size=30, samples=1, seed=1, max_clues=40),  # ignored
+], ids=["untested", "grids", "max_clues"])
+def test_an_option_of_another_method_is_an_option_error(call):
+    with pytest.raises(sudorules.OptionError, match="applies to method"):
+        call()
+
+
+def test_an_option_of_one_method_is_refused_in_the_words_the_command_line_uses():
+    """One check for the API and the CLI: the same reason, the option named as each names it; the
+    API's defaults (untested=None: 46 for controlled-bias) never trigger it."""
+    from click.testing import CliRunner
+
+    from sudorules.cli import main
+
+    with pytest.raises(sudorules.OptionError) as api:
+        sudorules.generate_puzzles("top-down", 1, seed=1, untested=5)
+    assert str(api.value) == "untested applies to method controlled-bias only"
+    cli = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--untested", "5"])
+    assert cli.exit_code == 2 and "Error: --untested applies to --method controlled-bias only" in cli.output
+    with pytest.raises(sudorules.OptionError, match="^max_clues applies to method supersets only$"):
+        sudorules.count_minimals("subsets", size=30, samples=1, max_clues=33)
+    assert len(sudorules.generate_puzzles("controlled-bias", 1, seed=1)) == 1
+    assert len(sudorules.generate_puzzles("controlled-bias", 1, seed=1, untested=46)) == 1
+    assert sudorules.count_minimals("supersets", size=30, samples=1, max_clues=33).max_clues == 33
+
+
 @pytest.mark.parametrize("given", [None, 5, b"x", {"a": 1}], ids=repr)
 def test_canonical_of_what_holds_no_puzzles_is_an_input_error(given):
     with pytest.raises(sudorules.InputError, match="^puzzles: expected a puzzle, .* got "):
