@@ -18,18 +18,16 @@ case (``"gw"`` is ``gW``).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import pandas as pd
 
 from .enums import Status, Theory
-from .errors import InputError
 from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
                       solve_memory_bytes)
 from .puzzle import Puzzle
-from .reader import (PuzzleRecord, check_source, is_missing, looks_like_file_name, looks_like_puzzle, names_file,
-                     not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
+from .reader import (PuzzleRecord, check_many, check_source, is_missing, looks_like_file_name, looks_like_puzzle,
+                     names_file, not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
@@ -116,11 +114,7 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
         if names_file(puzzles) or not looks_like_puzzle(puzzles):
             return records_from_argument(puzzles)  # a file, or InputError: no such file (nor a puzzle)
         return _one_item(1, puzzles)
-    if isinstance(puzzles, pd.DataFrame):
-        raise InputError("puzzles: a DataFrame; give one of its columns (e.g. table['puzzle'])")
-    if isinstance(puzzles, (bytes, bytearray, Mapping)) or not isinstance(puzzles, Iterable):
-        raise InputError(f"puzzles: expected a puzzle, a file path, or an iterable of puzzles (a list, a pandas "
-                         f"Series), got {type(puzzles).__name__}")
+    check_many(puzzles, "a puzzle, a file path, or an iterable of puzzles (a list, a pandas Series)")
     items = puzzles.tolist() if isinstance(puzzles, pd.Series) else puzzles
     return (record for number, item in enumerate(items, start=1) for record in _one_item(number, item))
 
@@ -157,11 +151,9 @@ def rate(puzzles: Puzzles, ratings: Union[str, Sequence[str]] = ("W",), *, jobs:
     with ``memory_limit`` MiB per worker, as ``--memory-limit`` (None: the available memory shared by
     the workers; 0: no limit).  A bad value is an :class:`~sudorules.errors.OptionError`."""
     from .batch.runner import RateOptions
-    from .batch.rating import canonical_rating
+    from .batch.rating import rating_names
 
-    names = ratings.split(",") if isinstance(ratings, str) else ratings
-    ratings = tuple(canonical_rating(name) for name in names)
-    options = RateOptions(ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
+    options = RateOptions(ratings=rating_names(ratings), jobs=jobs, max_length=max_length, time_limit=time_limit,
                           memory_limit=memory_limit)  # checks the values as the command line does
     return _rated_table(puzzles, options, progress, canonical)
 

@@ -10,7 +10,9 @@ and is refused with the same words everywhere:
   processes and 3.7 GB in 15 s, issue 27), and more processes than that only compete for the cores;
 * a time in seconds is a finite number (``nan`` and ``inf`` are refused: ``nan`` passes every ``<``
   test and would have meant "no limit" in one place and "stop at once" in another);
-* a memory limit is a whole number of MiB from 0 (0: no limit), the unit of the CLI and the API alike.
+* a memory limit is a whole number of MiB from 0 (0: no limit), the unit of the CLI and the API alike;
+* an option of some generator methods only (``--untested``, ``--grids``, ``--max-clues``) is refused
+  for the others (:func:`check_method_option`) rather than ignored.
 """
 
 from __future__ import annotations
@@ -38,7 +40,38 @@ MAX_DEPTH_RANGE = (1, 3)          #: classify --max-depth: the deepest T&E level
 LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
 SEED_RANGE = (0, 2**64 - 1)       #: --seed of generate and count: the generators' 64-bit seeds
 CLUES_RANGE = (17, 81)            #: count --size and --max-clues: the clue counts of a minimal puzzle
-UNTESTED_RANGE = (0, 64)          #: generate --untested
+#: generate --untested: the clues of a controlled-bias grid deleted before any uniqueness test.  A grid
+#: yields a puzzle only when the puzzle of its 81 - N remaining clues is unique, so the output has at
+#: most 81 - N clues and N keeps only that share of controlled-bias puzzles (cb-001's 21,695: at most
+#: 24 clues 13.8 %, 23 clues 2.0 %, 22 clues 0.1 %, 21 none).  Measured (--seed 1 -n 1 --jobs 1, about
+#: 500,000 grids a second): N up to 55 the default's puzzle in 0.3 s; 56 in 0.4 s; 57 in 1.1 s; 58 in
+#: 105 s (55 million grids; about 11 million expected); 59 to 64 none in 30 s (59: about 230 million
+#: grids, minutes, expected; 60 and above hours or never: 64 asks for a unique 17-clue subset).  Up to
+#: 57 a puzzle comes in seconds; from 58 (accepted before, up to 64) a run went on for minutes, hours
+#: or for ever with no output and no word.
+UNTESTED_RANGE = (0, 57)
+
+
+#: the generators' options that belong to some methods only (``generate --untested``, ``--grids``,
+#: ``count --max-clues``): the methods, and why when it is not plain.  Given for another method they
+#: would be ignored (or fail inside), so the command line and the API refuse them alike, before any work.
+METHOD_OPTIONS = {
+    "untested": (("controlled-bias",), ""),
+    "grids": (("top-down", "controlled-bias"), "bottom-up starts from the empty grid"),
+    "max_clues": (("supersets",), ""),
+}
+
+
+def check_method_option(option: str, value: object, method: str, *, cli: bool = False) -> None:
+    """:class:`OptionError` when ``value`` (None: not given) of ``option`` (a key of
+    :data:`METHOD_OPTIONS`) is given for a ``method`` it does not belong to; ``cli``: the message names
+    the command line's options (``--untested``, ``--method``), else the API's arguments."""
+    methods, why = METHOD_OPTIONS[option]
+    if value is None or method in methods:
+        return
+    name, method_name = ("--" + option.replace("_", "-"), "--method") if cli else (option, "method")
+    reason = f"applies to {method_name} {' or '.join(methods)} only" + (f" ({why})" if why else "")
+    raise OptionError(f"{name} {reason}", reason)
 
 
 def _bad(name: str, reason: str) -> OptionError:

@@ -176,9 +176,7 @@ class Puzzle:
     def from_string(cls, text: str) -> "Puzzle":
         """Parse one puzzle (one line of 81 characters or the multi-line grid form, or a pencilmark
         puzzle: 729 characters or the multi-line candidate grid) and validate it; TypeError for
-        anything but a str."""
-        if not isinstance(text, str):
-            raise TypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
+        anything but a str (:func:`parse_puzzle`)."""
         return parse_puzzle(text)
 
     @classmethod
@@ -366,7 +364,11 @@ def parse_puzzle(text: str) -> "Puzzle":
     """Parse one puzzle given as a single line or as a multi-line grid; raise PuzzleError if invalid.
 
     A tail after the 81 grid characters of a single line is ignored (use :func:`read_puzzles` to keep it).
+    TypeError for anything but a str, said as such: None failed on ``.splitlines`` and bytes inside the
+    parser ("a bytes-like object is required").
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
     records = list(parse_lines(text.splitlines()))
     if not records:
         raise PuzzleError("empty input: no puzzle")

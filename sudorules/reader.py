@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 
 
 
-__all__ = ["TAIL", "PuzzleRecord", "check_source", "looks_like_puzzle", "names_file", "open_lines", "parse_puzzle",
-           "read_puzzle_file", "read_puzzles", "records_from_argument", "with_tail"]
+__all__ = ["TAIL", "PuzzleRecord", "check_many", "check_source", "looks_like_puzzle", "names_file", "open_lines",
+           "parse_puzzle", "read_puzzle_file", "read_puzzles", "records_from_argument", "with_tail"]
 
 #: The CSV column that keeps each record's tail (``check``, ``rate``, ``canon``, ``select``...): the
 #: generator's tries count of the controlled-bias collection, a serate ``ED=9.0/1.2/1.2``, anything
@@ -207,6 +208,18 @@ def not_a_puzzle(item: object) -> Optional[str]:
     if is_missing(item):
         return "no puzzle (a missing value)"
     return f"not a puzzle: {type(item).__name__} {item!r}"
+
+
+def check_many(puzzles: object, expected: str) -> None:
+    """:class:`InputError` unless ``puzzles``, given where many puzzles may be, can be iterated as
+    puzzles (a list, a generator, a pandas Series...): ``expected`` says what the caller takes.  A
+    DataFrame, a mapping and bytes are iterables whose items are column names, keys and numbers, so
+    they are refused here, by name, rather than as one bad puzzle per item."""
+    pandas = sys.modules.get("pandas")  # not imported: no DataFrame can have been made
+    if pandas is not None and isinstance(puzzles, pandas.DataFrame):
+        raise InputError("puzzles: a DataFrame; give one of its columns (e.g. table['puzzle'])")
+    if isinstance(puzzles, (bytes, bytearray, Mapping)) or not isinstance(puzzles, Iterable):
+        raise InputError(f"puzzles: expected {expected}, got {type(puzzles).__name__}")
 
 
 def names_file(argument: str) -> bool:

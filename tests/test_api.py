@@ -238,3 +238,108 @@ def test_grids_running_out_is_a_sudorules_error():
     assert issubclass(GridsExhausted, sudorules.SudorulesError)
     with pytest.raises(GridsExhausted):
         sudorules.generate_puzzles("top-down", 3, grids=[])
+
+
+# ---- a user's second smoke test: bare Python errors where the README documents its own -------------
+
+@pytest.mark.parametrize("ratings", [None, 5], ids=repr)
+def test_ratings_that_are_no_names_are_an_option_error(ratings):
+    with pytest.raises(sudorules.OptionError, match=r"^ratings: expected a str .* not "):  # was a TypeError
+        sudorules.rate(EASY_TEXT, ratings=ratings)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sudorules.generate_puzzles("top-down", 1, seed=1, untested=5),  # ran, untested ignored
+    lambda: sudorules.generate_puzzles("bottom-up", 1, seed=1, grids=[]),   # a bare ValueError
+    lambda: sudorules.count_minimals("subsets", size=30, samples=1, seed=1, max_clues=40),  # ignored
+], ids=["untested", "grids", "max_clues"])
+def test_an_option_of_another_method_is_an_option_error(call):
+    with pytest.raises(sudorules.OptionError, match="applies to method"):
+        call()
+
+
+def test_an_option_of_one_method_is_refused_in_the_words_the_command_line_uses():
+    """One check for the API and the CLI: the same reason, the option named as each names it; the
+    API's defaults (untested=None: 46 for controlled-bias) never trigger it."""
+    from click.testing import CliRunner
+
+    from sudorules.cli import main
+
+    with pytest.raises(sudorules.OptionError) as api:
+        sudorules.generate_puzzles("top-down", 1, seed=1, untested=5)
+    assert str(api.value) == "untested applies to method controlled-bias only"
+    cli = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--untested", "5"])
+    assert cli.exit_code == 2 and "Error: --untested applies to --method controlled-bias only" in cli.output
+    with pytest.raises(sudorules.OptionError, match="^max_clues applies to method supersets only$"):
+        sudorules.count_minimals("subsets", size=30, samples=1, max_clues=33)
+    assert len(sudorules.generate_puzzles("controlled-bias", 1, seed=1)) == 1
+    assert len(sudorules.generate_puzzles("controlled-bias", 1, seed=1, untested=46)) == 1
+    assert sudorules.count_minimals("supersets", size=30, samples=1, max_clues=33).max_clues == 33
+
+
+@pytest.mark.parametrize("given", [None, 5, b"x", {"a": 1}], ids=repr)
+def test_canonical_of_what_holds_no_puzzles_is_an_input_error(given):
+    with pytest.raises(sudorules.InputError, match="^puzzles: expected a puzzle, .* got "):
+        sudorules.canonical(given)
+    with pytest.raises(sudorules.InputError):
+        sudorules.automorphisms(given)
+
+
+def test_canonical_takes_an_array_of_strings_as_rate_and_check_do():
+    import numpy as np
+
+    form = sudorules.canonical(EASY_TEXT)
+    assert sudorules.canonical(np.array([EASY_TEXT, EASY_TEXT])) == [form, form]  # was "expected an (N, 81) array"
+    assert sudorules.canonical(np.array([EASY_TEXT], dtype=object)) == [form]
+    assert sudorules.automorphisms(np.array([EASY_TEXT])) == [1]
+    assert sudorules.rate(np.array([EASY_TEXT]))["status"].tolist() == ["solved"]
+    with pytest.raises(sudorules.PuzzleError, match="a missing value"):
+        sudorules.canonical(np.array([EASY_TEXT, None], dtype=object))
+
+
+@pytest.mark.parametrize("given", [None, EASY_TEXT.encode(), 5], ids=lambda g: type(g).__name__)
+def test_parse_puzzle_wants_a_str_as_from_string_does(given):
+    for parse in (sudorules.parse_puzzle, sudorules.Puzzle.from_string):
+        with pytest.raises(TypeError, match=f"^a puzzle's text must be a str, not {type(given).__name__}$"):
+            parse(given)
+
+
+def test_a_bad_given_grid_is_a_sudorules_error_and_still_a_value_error():
+    from sudorules.generation.generate import BadGrid
+
+    assert issubclass(BadGrid, sudorules.SudorulesError) and issubclass(BadGrid, ValueError)
+    with pytest.raises(sudorules.SudorulesError, match="line 1: not a complete grid"):
+        sudorules.generate_puzzles("top-down", 1, seed=1, grids=["123"])
+    import numpy as np
+
+    with pytest.raises(sudorules.SudorulesError, match="values 1-9"):
+        sudorules.generate_puzzles("top-down", 1, seed=1, grids=np.zeros((1, 81), np.uint8))
+
+
+@pytest.mark.parametrize("text", ["xx", "", None, 5, b"\xff"], ids=repr)
+def test_from_json_of_no_json_says_so(text):
+    with pytest.raises(ValueError, match="^not a resolution's JSON: ") as error:
+        Resolution.from_json(text)
+    assert type(error.value) is ValueError  # not json's JSONDecodeError, nor a TypeError
+
+
+def test_from_json_reads_every_line_solve_prints(tmp_path):
+    """`solve --format json`'s line of an invalid record had no theory (KeyError 'theory' in from_json):
+    every line now is a resolution's own JSON, with the record's number and line."""
+    from click.testing import CliRunner
+
+    from sudorules.cli import main
+
+    source = tmp_path / "in.txt"
+    source.write_text(f"{EASY_TEXT}\n12x\n{'1' + '.' * 80}\n")
+    result = CliRunner().invoke(main, ["solve", str(source), "--format", "json", "--theory", "B", "--max-length", "9"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    read = [Resolution.from_json(line) for line in lines]
+    assert [r.status for r in read] == [Status.SOLVED, Status.INVALID, Status.INVALID]
+    assert [r.theory for r in read] == [Theory.B] * 3 and {r.max_length for r in read} == {9}
+    assert read[1].puzzle == "12x" and "bad character" in read[1].error
+    assert read[2].error == "several solutions"
+    assert [json.loads(line)["line"] for line in lines] == [1, 2, 3]
+    api = sudorules.solve(["12x"], "B", max_length=9)[0].to_dict()
+    assert set(api) == set(json.loads(lines[1])) - {"number", "line"}  # the API's form, the same fields

@@ -68,6 +68,24 @@ def test_controlled_bias_uses_the_given_grids_in_order():
     assert core.solve(batch.puzzles[0]).givens == tuple(grids[used - 1].tolist())
 
 
+def test_untested_stops_where_puzzles_stop_coming():
+    """--untested N keeps only the puzzles of at most 81 - N clues: 57 still gives one in about a second
+    (seed 1: 515,918 grids), 58 to 64 were accepted and ran on for minutes or for ever, silently."""
+    from sudorules import OptionError
+
+    batch = generate("controlled-bias", 1, seed=1, untested=57)
+    assert (batch.puzzles > 0).sum() <= 81 - 57 and int(batch.tries[0]) == 515_918
+    stopped = Stop()
+    stopped.set()  # without the check, the run would end at once with no puzzle, not go on for ever
+    for untested in (58, 64):
+        with pytest.raises(OptionError, match=f"untested: {untested} is not in 0..57"):
+            generate("controlled-bias", 1, seed=1, untested=untested, stop=stopped)
+    grid = "".join(map(str, core.random_grids(1, seed=1)[0]))  # one grid: without the check, exit 1 at once
+    result = CliRunner().invoke(main, ["generate", "-m", "controlled-bias", "-n", "1", "--untested", "58",
+                                       "--grids", "-", "--no-progress"], input=grid + "\n")
+    assert result.exit_code == 2 and "'--untested': 58 is not in the range 0<=x<=57" in result.stderr
+
+
 def test_given_grids_running_out_is_reported():
     grids = core.random_grids(3, seed=2)
     with pytest.raises(GridsExhausted):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 from ..enums import Status, Theory, theory_spelling
 from ..errors import InvalidPuzzleError, OptionError
@@ -89,6 +89,20 @@ def canonical_rating(name: str) -> str:
     except ValueError as error:
         reason = f"unknown rating {name!r}: choose among {', '.join(every)} or a theory ({error})"
         raise OptionError(f"rating: {reason}", reason) from None
+
+
+def rating_names(ratings: object) -> tuple[str, ...]:
+    """The ratings a ``ratings`` argument of the API asks for (:func:`canonical_rating` each): a
+    comma-separated str (``"W,B"``) or an iterable of names (``("W", "B")``); :class:`OptionError` for
+    anything else, before any work (``ratings=None`` failed inside as "'NoneType' object is not
+    iterable"; bytes would have been read as numbers)."""
+    if isinstance(ratings, str):
+        return tuple(canonical_rating(name) for name in ratings.split(","))
+    if isinstance(ratings, (bytes, bytearray)) or not isinstance(ratings, Iterable):
+        reason = ('expected a str ("W" or "W,B") or a sequence of names (("W", "B")), '
+                  f"not {type(ratings).__name__}")
+        raise OptionError(f"ratings: {reason}", reason)
+    return tuple(canonical_rating(name) for name in ratings)
 
 
 def compiled_only(ratings: Sequence[str]) -> bool:

@@ -9,7 +9,8 @@ import click
 from tqdm import tqdm
 
 from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
-from ..options import CLUES_RANGE, SEED_RANGE
+from ..errors import OptionError
+from ..options import CLUES_RANGE, SEED_RANGE, check_method_option
 from ..output import open_output
 from . import main
 from .generate import plural, stop_on_signals
@@ -49,8 +50,10 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
     table of the samples completed; the exit status is then 130 (143)."""
     if minutes is None and samples is None:
         raise click.UsageError("give --minutes M or --samples K")
-    if max_clues is not None and method != "supersets":
-        raise click.UsageError("--max-clues applies to --method supersets only")
+    try:  # the API's check (count_minimals)
+        check_method_option("max_clues", max_clues, method, cli=True)
+    except OptionError as error:
+        raise click.UsageError(str(error)) from None
     if max_clues is not None and max_clues < size:
         raise click.UsageError(f"--max-clues {max_clues} is below --size {size}")
     expensive = expensive_sample(method, size, max_clues)

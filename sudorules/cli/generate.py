@@ -12,9 +12,9 @@ from typing import IO, Iterable, Iterator, Optional
 import click
 from tqdm import tqdm
 
-from ..errors import InputError, Interrupted, SudorulesError
+from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
-from ..options import SEED_RANGE, UNTESTED_RANGE
+from ..options import SEED_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import open_output
 from ..reader import open_lines
 from . import main
@@ -93,10 +93,11 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
     Ctrl-C (or SIGTERM) stops the run at once (between two puzzles, or two grids for controlled-bias)
     and keeps the puzzles made, in order (the first lines of the full run); the exit status is then
     130 (143)."""
-    if grids is not None and method == "bottom-up":
-        raise click.UsageError("--grids: bottom-up starts from the empty grid and takes no complete grids")
-    if untested is not None and method != "controlled-bias":
-        raise click.UsageError("--untested applies to --method controlled-bias only")
+    try:  # the API's checks (iter_generate), here before the grids and the output are opened
+        check_method_option("grids", grids, method, cli=True)
+        check_method_option("untested", untested, method, cli=True)
+    except OptionError as error:
+        raise click.UsageError(str(error)) from None
     caught = Caught()
     source = _grid_lines(grids, caught) if grids is not None else None
     stop = Stop()
@@ -115,9 +116,8 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
                     rate = tries / max(time.monotonic() - started, 1e-9)
                     bar.set_postfix(tries=tries, grids_per_s=f"{rate:,.0f}", refresh=False)
 
-            batches = iter_generate(method, count, seed,
-                                    untested=DEFAULT_UNTESTED if untested is None else untested,
-                                    grids=source, jobs=jobs, progress=report, stop=stop)
+            batches = iter_generate(method, count, seed, untested=untested, grids=source, jobs=jobs,
+                                    progress=report, stop=stop)
             try:
                 _write(batches, stream, with_tries, written)
             except GridsExhausted as error:  # the puzzles made are complete: keep them

@@ -14,7 +14,9 @@ import click
 from ..output import check_output, check_output_directory, is_stdout
 from ..errors import EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, OutputError, SudorulesError
 from ..resolution import families
+from ..enums import Status, Theory
 from ..resolution.path import format_path
+from ..resolution.steps import Resolution
 from ..reader import names_file, records_from_argument
 from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
@@ -110,14 +112,16 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         at = where["at"] = f"line {record.line}" if numbered else f"PUZZLE {number}"
         if record.puzzle is None:
             click.echo(f"{at}: {record.error}", err=True)
-            _invalid_json(output_format, number, record.line, record.text.strip(), record.error)
+            if output_format == "json":
+                _invalid_json(number, record.line, record.text.strip(), theory, max_length, record.error)
             status = max(status, EXIT_INVALID)
             continue
         try:
             solution = unique_solution(record.puzzle)
         except InvalidPuzzleError as error:
             click.echo(f"{at}: {error}", err=True)
-            _invalid_json(output_format, number, record.line, str(record.puzzle), error.reason)
+            if output_format == "json":
+                _invalid_json(number, record.line, str(record.puzzle), theory, max_length, error.reason)
             status = max(status, EXIT_INVALID)
             continue
         where["level"] = 0
@@ -129,8 +133,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution,
                                       memory_limit=memory_bytes)
         if output_format == "json":
-            sys.stdout.write(json.dumps({"number": number, "line": record.line, **resolution.to_dict()},
-                                        ensure_ascii=False) + "\n")
+            _json_line(number, record.line, resolution)
         else:
             sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
         sys.stdout.flush()
@@ -163,11 +166,19 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     raise click.exceptions.Exit(status)
 
 
-def _invalid_json(output_format: str, number: int, line: int, puzzle: str, reason: Optional[str]) -> None:
-    """In JSON mode, an invalid puzzle gets its object too, so the output has one line per puzzle."""
-    if output_format == "json":
-        sys.stdout.write(json.dumps({"number": number, "line": line, "puzzle": puzzle, "status": "invalid",
-                                     "error": reason}, ensure_ascii=False) + "\n")
+def _json_line(number: int, line: int, resolution: Resolution) -> None:
+    """One puzzle's line of --format json: its number and line, then the resolution's own JSON
+    (:meth:`Resolution.to_dict`), which :meth:`Resolution.from_json` reads back."""
+    sys.stdout.write(json.dumps({"number": number, "line": line, **resolution.to_dict()}, ensure_ascii=False) + "\n")
+
+
+def _invalid_json(number: int, line: int, puzzle: str, theory: Theory, max_length: int,
+                  reason: Optional[str]) -> None:
+    """An invalid puzzle gets its line too, so that the output has one line per puzzle: the
+    resolution the API gives such a record (status invalid, no steps), not a shorter object of its own
+    (which lacked the theory, so that from_json could not read it)."""
+    _json_line(number, line, Resolution(puzzle=puzzle, theory=theory, max_length=max_length,
+                                        status=Status.INVALID, error=reason))
 
 
 def _say(text: str) -> None:

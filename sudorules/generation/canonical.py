@@ -30,7 +30,7 @@ import numpy as np
 from .. import _canon
 from ..core import as_array
 from ..puzzle import Puzzle, PuzzleError
-from ..reader import not_a_puzzle
+from ..reader import check_many, not_a_puzzle
 
 __all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonical_text",
            "canonical_texts", "canonicalize"]
@@ -218,24 +218,46 @@ def canonicalize(puzzle: PuzzleLike) -> Canonical:
     return Canonical(forms[0], counts[0], transforms[0])
 
 
+#: what :func:`canonical` and :func:`automorphisms` take, for the error that names anything else
+_EXPECTED = "a puzzle, an iterable of puzzles (a list, a pandas Series) or an (N, 81) array of cell values"
+
+
+def _puzzles(puzzles: object) -> Union[PuzzleLike, np.ndarray, list[Puzzle]]:
+    """One puzzle as it is, an array of cell values as it is, or the parsed puzzles of an iterable.
+
+    An array of strings (or of objects: strings, Puzzles, missing values) is read as the list it holds,
+    as ``rate`` and ``check`` read it, not as cell values; anything that is no puzzle and cannot hold
+    puzzles (None, a number, bytes, a mapping, a DataFrame) is an
+    :class:`~sudorules.errors.InputError`, as for ``rate``."""
+    if isinstance(puzzles, np.ndarray) and puzzles.dtype.kind in "UO":
+        puzzles = puzzles.tolist()  # a 0-d array gives its one string
+    if isinstance(puzzles, (str, Puzzle, np.ndarray)):
+        return puzzles
+    check_many(puzzles, _EXPECTED)
+    return [_puzzle(p) for p in puzzles]
+
+
 def canonical(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):
     """Canonical forms: of an ``(N, 81)`` array of cell values, an array of forms; of one puzzle
-    (a string or a :class:`Puzzle`), its form as a string; of an iterable of them, a list of
-    strings (729 characters for a pencilmark puzzle).  Strings are parsed and checked as
-    ``Puzzle.from_string`` does (:class:`~sudorules.puzzle.PuzzleError`); array values must be 0..9.
-    For pencilmark arrays use :func:`canonical_batch` with ``marks=True``."""
+    (a string or a :class:`Puzzle`), its form as a string; of an iterable of them (or an array of
+    strings), a list of strings (729 characters for a pencilmark puzzle).  Strings are parsed and
+    checked as ``Puzzle.from_string`` does (:class:`~sudorules.puzzle.PuzzleError`); array values must
+    be 0..9; anything else is an :class:`~sudorules.errors.InputError`.  For pencilmark arrays use
+    :func:`canonical_batch` with ``marks=True``."""
+    puzzles = _puzzles(puzzles)
     if isinstance(puzzles, np.ndarray):
         return canonical_batch(puzzles)[0]
     if isinstance(puzzles, (str, Puzzle)):
         return str(canonicalize(puzzles).form)
-    return canonical_texts([_puzzle(p) for p in puzzles])
+    return canonical_texts(puzzles)
 
 
 def automorphisms(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):
     """The number of automorphisms: an int for one puzzle, an int64 array for an array, a list of
     ints for an iterable (inputs as :func:`canonical`)."""
+    puzzles = _puzzles(puzzles)
     if isinstance(puzzles, np.ndarray):
         return canonical_batch(puzzles)[1]
     if isinstance(puzzles, (str, Puzzle)):
         return canonicalize(puzzles).automorphisms
-    return _forms([_puzzle(p) for p in puzzles])[1]
+    return _forms(puzzles)[1]

@@ -49,7 +49,7 @@ import pandas as pd
 
 from .. import _generate
 from ..errors import OptionError
-from ..options import CLUES_RANGE, SEED_RANGE, check_duration, check_whole
+from ..options import CLUES_RANGE, SEED_RANGE, check_duration, check_method_option, check_whole
 
 METHODS = ("subsets", "supersets")
 #: The number of complete Sudoku grids, and of essentially different ones.
@@ -199,6 +199,7 @@ def count_minimals(method: str, size: int, *, samples: Optional[int] = None,
     if method not in _CODES:
         raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
     size = check_whole(size, "size", *CLUES_RANGE)
+    check_method_option("max_clues", max_clues, method)  # for subsets it was ignored
     if samples is None and minutes is None:
         raise OptionError("give samples or minutes")
     if samples is not None:

@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import _generate
 from ..errors import OptionError, SudorulesError
-from ..options import SEED_RANGE, UNTESTED_RANGE, check_whole
+from ..options import SEED_RANGE, UNTESTED_RANGE, check_method_option, check_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,8 +73,13 @@ class GridsExhausted(SudorulesError):
     """The given complete grids ran out before the requested number of puzzles was made."""
 
 
-class BadGrid(ValueError):
-    """A line of the given complete grids is not a valid complete grid (the message names the line)."""
+class BadGrid(SudorulesError, ValueError):
+    """A line of the given complete grids is not a valid complete grid (the message names the line).
+
+    A SudorulesError as its sibling :class:`GridsExhausted` is, so that ``except SudorulesError``
+    catches every error a user's grids can cause; still a ValueError, as it always was.  Not an
+    InputError (exit status 2, a source that cannot be read): the source was read, a record of it is
+    bad, which the command line tells with status 1, as it does bad puzzles."""
 
 
 @dataclass
@@ -92,7 +97,7 @@ def stream_seed(seed: int, index: int) -> int:
     return _generate.stream_seed(_u64(seed, "seed"), _u64(index, "index"))
 
 
-def generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
+def generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
              grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
              progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Batch:
     """``n`` minimal puzzles by ``method`` as one :class:`Batch` (see :func:`iter_generate`); fewer
@@ -116,19 +121,23 @@ def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFram
                          "tries": batch.tries})
 
 
-def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT_UNTESTED,
+def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
                   grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
                   progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Iterator[Batch]:
     """Yield the ``n`` puzzles of a run in order, as consecutive :class:`Batch` chunks.
 
-    ``grids``: None for the seeded grid generator, or complete grids used in order (an ``(N, 81)``
-    array, or an iterable of 81-value rows / grid strings; see :func:`parse_grids`).  ``jobs``
+    ``untested`` (controlled-bias only; None: :data:`DEFAULT_UNTESTED`): the deletions made without
+    a uniqueness test (module docstring).  ``grids`` (top-down and controlled-bias only): None for
+    the seeded grid generator, or complete grids used in order (an ``(N, 81)`` array, or an iterable
+    of 81-value rows / grid strings; see :func:`parse_grids`).  ``jobs``
     threads work at once; ``progress(puzzles, tries)`` is called after each chunk with the totals.
     ``weights``: also return each puzzle's grid sampling weight (top-down and controlled-bias with the
     seeded grids): the grid sampler is not uniform, and weighting a puzzle by w / N1 (N1 = 9!-th of all
     grids) makes averages over puzzles estimate those of uniform grids (importance sampling).
     Raises :class:`GridsExhausted` (after yielding what was made) when the given grids run out, and
-    :class:`BadGrid` (a ``ValueError``) at a line that is not a complete valid grid.
+    :class:`BadGrid` (a ``SudorulesError`` and ``ValueError``) at a line that is not a complete valid
+    grid; an option given for a method it does not belong to is an :class:`OptionError`, as on the
+    command line (:func:`~sudorules.options.check_method_option`).
     ``stop``: when it is set (from any thread), the running C calls return early and the run ends
     after yielding the puzzles completed before the first unfinished one (a prefix of the full run).
     Leaving the loop early, or an exception such as ``KeyboardInterrupt`` while waiting, sets it too,
@@ -139,7 +148,10 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
     if method not in _METHOD_CODES:
         raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
     n = check_whole(n, "n", 0)
-    untested = check_whole(untested, "untested", *UNTESTED_RANGE)
+    # untested=5 for top-down was ignored, grids for bottom-up failed as a bare ValueError
+    check_method_option("untested", untested, method)
+    check_method_option("grids", grids, method)
+    untested = check_whole(DEFAULT_UNTESTED if untested is None else untested, "untested", *UNTESTED_RANGE)
     jobs = check_whole(jobs, "jobs", 1)
     seed = _u64(seed, "seed")
     if weights and (grids is not None or method == "bottom-up"):
@@ -148,8 +160,6 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: int = DEFAULT
         stop = Stop()
     if grids is None:
         chunks = _internal_chunks(method, n, seed, untested, weights, stop)
-    elif method == "bottom-up":
-        raise ValueError("bottom-up starts from the empty grid: it takes no complete grids")
     elif method == "top-down":
         chunks = _top_down_grid_chunks(_grid_arrays(grids), n, seed, stop)
     else:
@@ -375,10 +385,10 @@ def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
         yield from _grid_chunks(grids)
         return
     if grids.ndim != 2 or grids.shape[1] != 81:
-        raise ValueError(f"grids must be an (N, 81) array, got shape {grids.shape}")
+        raise BadGrid(f"grids must be an (N, 81) array, got shape {grids.shape}")
     grids = np.ascontiguousarray(grids)
     if grids.size and (grids.min() < 1 or grids.max() > 9):
-        raise ValueError("grids must hold values 1-9 only")
+        raise BadGrid("grids must hold values 1-9 only")
     grids = grids.astype(np.uint8)
     bad = _invalid_rows(grids)
     if bad.any():

@@ -525,9 +525,12 @@ class Resolution:
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":
-        """The inverse of :meth:`to_json`; ValueError for a text that is not one's JSON (a
-        ``json.JSONDecodeError`` for no JSON at all)."""
-        data = json.loads(text)
+        """The inverse of :meth:`to_json` (a line of ``solve --format json`` too); ValueError ``not a
+        resolution's JSON: ...`` for anything else: no JSON at all, JSON of another shape, not a text."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as error:  # "xx", undecodable bytes; None, a number: not a text
+            raise ValueError(f"not a resolution's JSON: {error}") from None
         if not isinstance(data, dict):
             raise ValueError(f"not a resolution's JSON: an object was expected, not {type(data).__name__}")
         try:
