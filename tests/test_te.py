@@ -293,6 +293,20 @@ def test_t_and_e_paths_verify_and_read_back(text, theory, value):
     assert Resolution.from_json(resolution.to_json()).steps == resolution.steps
 
 
+@pytest.mark.parametrize("text, theory, depth", [
+    (SHC_SAMPLE[5][0], "BxB", 1), (SHC_SAMPLE[5][0], "BxBB", 1), (SHC_SAMPLE[6][0], "BxBB", 2),
+])
+def test_bxb_and_bxbb_do_not_apply_below_their_depth(text, theory, depth):
+    """A puzzle solved before any T&E(B_p, n) step has no BxB (BxBB) value, as classify and rate say:
+    its path printed "BxB = 1" for a depth-1 puzzle (the level of its T&E(1) steps), "BxBB = 2" for a
+    depth-2 one."""
+    puzzle, _, resolution = _te_resolution(text, theory)
+    assert resolution.solved and resolution.rating is None and resolution.te_depth == depth
+    assert format_path(resolution, puzzle).splitlines()[-1] == (
+        f"{theory} does not apply: T&E-depth {depth} (no T&E(B_p, n) step)")
+    assert Resolution.from_json(resolution.to_json()).rating is None
+
+
 def test_the_checker_rejects_a_context_that_does_not_contradict():
     from sudorules.resolution.state import ResolutionState
     from sudorules.resolution.steps import Context, CspVariable, Step

@@ -92,7 +92,10 @@ def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> 
         yield (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(theory)}, "
                f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
         yield format_grid([str(v) for v in state.values])
-        yield f"{theory_spec(theory).rating_name or theory} = {resolution.rating}"
+        if resolution.rating is None:  # BxB, BxBB: solved at a lower T&E-depth, where they do not apply
+            yield f"{theory} does not apply: T&E-depth {resolution.te_depth} (no T&E(B_p, n) step)"
+        else:
+            yield f"{theory_spec(theory).rating_name or theory} = {resolution.rating}"
     elif resolution.status == "contradiction":
         yield f"PUZZLE {number} HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
     else:

@@ -419,6 +419,10 @@ def _assertion(candidate: Candidate) -> str:
     return f"r{candidate.row}c{candidate.column}={candidate.digit}"
 
 
+#: the theories whose rating is the p of their T&E(B_p, n) steps (SPEC §10.3)
+B_P_THEORIES = ("BxB", "BxBB")
+
+
 @dataclass
 class Resolution:
     """The outcome of running a theory on a puzzle.
@@ -467,10 +471,23 @@ class Resolution:
 
     @property
     def rating(self) -> Optional[int]:
-        """The hardest step's level when solved (0 when Singles suffice), else None."""
+        """The hardest step's level when solved (0 when Singles suffice), else None.  Under BxB and BxBB
+        (SPEC §10.3) the largest p of the T&E(B_p, n) steps, and None for a puzzle solved before them (a
+        lower T&E-depth: its classification is its depth and B, not a BxB): the T&E(n) steps' levels
+        are depths, not values of p (a depth-1 puzzle printed "BxB = 1")."""
         if not self.solved:
             return None
+        if str(self.theory) in B_P_THEORIES:
+            return max((te[1] for te in map(te_rule, (step.rule for step in self.steps)) if te and te[1]),
+                       default=None)
         return max((step.level for step in self.steps), default=0)
+
+    @property
+    def te_depth(self) -> int:
+        """The deepest T&E(n) step's n (0 if none): under BxB and BxBB, the T&E-depth of a puzzle solved
+        before any T&E(B_p, n) step."""
+        return max((te[0] for te in map(te_rule, (step.rule for step in self.steps)) if te and not te[1]),
+                   default=0)
 
     @property
     def solution(self) -> Optional[str]:
