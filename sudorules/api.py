@@ -75,21 +75,26 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
                                       and not looks_like_file_name(puzzle)):
         return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
     theory = Theory.of(theory)
-    return [_solve_record(solver, record, theory, time_limit, memory_bytes) for record in records(puzzle)]
+    return [_solve_record(solver, number, record, theory, time_limit, memory_bytes)
+            for number, record in enumerate(records(puzzle), start=1)]
 
 
-def _solve_record(solver: Solver, record: PuzzleRecord, theory: Theory, time_limit: Optional[float],
+def _solve_record(solver: Solver, number: int, record: PuzzleRecord, theory: Theory, time_limit: Optional[float],
                   memory_bytes: Optional[int]) -> Resolution:
+    """The resolution of a file's or a list's record ``number``, which knows its number and line."""
     from .errors import InvalidPuzzleError
 
     error = None if record.ok else record.error
     if record.ok:
         try:
-            return solver.solve(record.puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
+            resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
+            resolution.number, resolution.line = number, record.line
+            return resolution
         except InvalidPuzzleError as invalid:
             error = invalid.reason
     return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,
-                      max_length=solver.max_length, status=Status.INVALID, error=f"line {record.line}: {error}")
+                      max_length=solver.max_length, status=Status.INVALID, error=f"line {record.line}: {error}",
+                      number=number, line=record.line)
 
 
 def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:

@@ -341,5 +341,8 @@ def test_from_json_reads_every_line_solve_prints(tmp_path):
     assert read[1].puzzle == "12x" and "bad character" in read[1].error
     assert read[2].error == "several solutions"
     assert [json.loads(line)["line"] for line in lines] == [1, 2, 3]
-    api = sudorules.solve(["12x"], "B", max_length=9)[0].to_dict()
-    assert set(api) == set(json.loads(lines[1])) - {"number", "line"}  # the API's form, the same fields
+    # number and line are read back too (they were dropped: the path printed PUZZLE 0)
+    assert [(r.number, r.line) for r in read] == [(1, 1), (2, 2), (3, 3)]
+    assert "PUZZLE 1 IS SOLVED" in str(read[0]) and [Resolution.from_json(r.to_json()) for r in read] == read
+    api = sudorules.solve(["1x", "12x"], "B", max_length=9)[1].to_dict()
+    assert set(api) == set(json.loads(lines[1])) and (api["number"], api["line"]) == (2, 2)  # the same form

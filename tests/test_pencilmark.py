@@ -18,6 +18,7 @@ import sudorules
 from conftest import TOP_DOWN_14
 from sudorules import core
 from sudorules.puzzle import Puzzle, PuzzleError, parse_lines
+from sudorules.resolution.notation import read_path
 from sudorules.resolution.verify import replay
 
 
@@ -61,6 +62,9 @@ def test_the_state_after_singles_read_back_gives_the_same_rating_and_remaining_p
         first_chain = next(i for i, s in enumerate(original.steps) if s.level >= 1)
         assert not any(s.level == 0 for s in again.steps[:1])  # nothing left for Singles at the start
         same += [s.text() for s in again.steps] == remaining[first_chain:]
+        # its printed path reads back (its puzzle line is the 729 characters: read_path wanted 81)
+        read, steps = read_path(str(again))
+        assert read == state and [s.text() for s in steps] == [s.text() for s in again.steps]
     assert same >= len(rated) - 1
 
 

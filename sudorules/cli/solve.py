@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
@@ -167,9 +166,10 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
 
 
 def _json_line(number: int, line: int, resolution: Resolution) -> None:
-    """One puzzle's line of --format json: its number and line, then the resolution's own JSON
-    (:meth:`Resolution.to_dict`), which :meth:`Resolution.from_json` reads back."""
-    sys.stdout.write(json.dumps({"number": number, "line": line, **resolution.to_dict()}, ensure_ascii=False) + "\n")
+    """One puzzle's line of --format json: the resolution's own JSON with its number and line
+    (:meth:`Resolution.to_json`), which :meth:`Resolution.from_json` reads back whole."""
+    resolution.number, resolution.line = number, line
+    sys.stdout.write(resolution.to_json() + "\n")
 
 
 def _invalid_json(number: int, line: int, puzzle: str, theory: Theory, max_length: int,

@@ -465,5 +465,9 @@ def check_te(state: ResolutionState, step: Step,
             inner.assert_value(candidate)
     emptied = context.contradiction
     if inner.has_value(emptied) or inner.candidates_of(emptied):
+        if not context.steps:  # what read_path gives for a line of `solve --brief`: nothing to check
+            return [f"the context of {context.hypothesis} is not in the path (a --brief path?), and the "
+                    f"hypothesis alone leaves {emptied.name} a value or a candidate: print the path "
+                    "without --brief to check it"]
         return [f"in the context of {context.hypothesis}, {emptied.name} still has a value or a candidate"]
     return []

@@ -30,7 +30,8 @@ def parse_step(line: str) -> Step:
 def read_path(text: str):
     """The puzzle and the steps of a printed resolution path (SudoRules' console output or ours).
 
-    The puzzle is the first line made of exactly 81 grid characters; the steps are every line that
+    The puzzle is the first line made of exactly 81 grid characters (729 for a pencilmark puzzle, as
+    ``solve`` prints one); the steps are every line that
     prints a rule application, in order.  A T&E step's context is the lines indented under it, down
     to its ``contradiction: no candidate for ...`` line (contexts nest); a T&E line with nothing
     indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.
@@ -42,7 +43,7 @@ def read_path(text: str):
         line = raw.replace("CLIPS> ", "")
         indent = len(line) - len(line.lstrip(" "))
         line = line.strip()
-        if puzzle is None and re.fullmatch(r"[0-9.]{81}", line):
+        if puzzle is None and (re.fullmatch(r"[0-9.]{81}", line) or re.fullmatch(r"[0-9.]{729}", line)):
             puzzle = parse_puzzle(line)
             continue
         end = te_end(line)
@@ -66,5 +67,5 @@ def read_path(text: str):
         _, brief, _ = open_contexts.pop()
         (open_contexts[-1][2] if open_contexts else top).append(brief)
     if puzzle is None:
-        raise NotationError("no puzzle line (81 grid characters) in the path")
+        raise NotationError("no puzzle line (81 grid characters, or 729 for pencilmarks) in the path")
     return puzzle, top

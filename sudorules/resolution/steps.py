@@ -450,6 +450,10 @@ class Resolution:
     seconds: float = 0.0
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
     error: Optional[str] = None  #: why the record is invalid (status invalid), e.g. "line 3: several solutions"
+    #: the puzzle's number among those of its file or list (1, 2, ...: ``solve`` prints ``PUZZLE 2``), and
+    #: the line it starts on; None for a puzzle given alone (printed as ``PUZZLE 0``)
+    number: Optional[int] = None
+    line: Optional[int] = None
 
     def __post_init__(self) -> None:
         # a name is the enum's member, whoever made the resolution: status.value, .name, isinstance
@@ -462,7 +466,7 @@ class Resolution:
         if self.status == Status.INVALID:
             return f"{self.puzzle}: {self.error}"
         puzzle = self.puzzle if isinstance(self.puzzle, Puzzle) else Puzzle.from_string(str(self.puzzle))
-        return _PRINTER[0](self, puzzle).rstrip("\n")
+        return _PRINTER[0](self, puzzle, self.number or 0).rstrip("\n")
 
     @property
     def solved(self) -> bool:
@@ -510,9 +514,10 @@ class Resolution:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data: ``puzzle, theory, status, rating, solution, seconds``, the counts after
-        Singles and whips[1], and ``steps`` (see :meth:`Step.to_dict`)."""
-        return {"puzzle": str(self.puzzle), "theory": str(self.theory), "max_length": self.max_length,
+        """JSON-ready data: ``number, line`` (when known), ``puzzle, theory, status, rating, solution,
+        seconds``, the counts after Singles and whips[1], and ``steps`` (see :meth:`Step.to_dict`)."""
+        where = {name: value for name, value in (("number", self.number), ("line", self.line)) if value is not None}
+        return where | {"puzzle": str(self.puzzle), "theory": str(self.theory), "max_length": self.max_length,
                 "status": str(self.status), "rating": self.rating, "solution": self.solution,
                 "seconds": round(self.seconds, 6), "contradiction": self.contradiction,
                 "candidates_after_singles": self.candidates_after_singles,
@@ -538,7 +543,7 @@ class Resolution:
                    links_after_singles=data.get("links_after_singles"),
                    candidates_after_whips1=data.get("candidates_after_whips1"),
                    seconds=float(data.get("seconds", 0.0)), contradiction=data.get("contradiction"),
-                   error=data.get("error"))
+                   error=data.get("error"), number=data.get("number"), line=data.get("line"))
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":
