@@ -40,6 +40,7 @@ MAX_DEPTH_RANGE = (1, 3)          #: classify --max-depth: the deepest T&E level
 LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
 SEED_RANGE = (0, 2**64 - 1)       #: --seed of generate and count: the generators' 64-bit seeds
 CLUES_RANGE = (17, 81)            #: count --size and --max-clues: the clue counts of a minimal puzzle
+PUZZLES_RANGE = (1, None)         #: generate -n: how many puzzles (n=0 gave the API an empty table)
 #: generate --untested: the clues of a controlled-bias grid deleted before any uniqueness test.  A grid
 #: yields a puzzle only when the puzzle of its 81 - N remaining clues is unique, so the output has at
 #: most 81 - N clues and N keeps only that share of controlled-bias puzzles (cb-001's 21,695: at most

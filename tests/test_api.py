@@ -346,3 +346,14 @@ def test_from_json_reads_every_line_solve_prints(tmp_path):
     assert "PUZZLE 1 IS SOLVED" in str(read[0]) and [Resolution.from_json(r.to_json()) for r in read] == read
     api = sudorules.solve(["1x", "12x"], "B", max_length=9)[1].to_dict()
     assert set(api) == set(json.loads(lines[1])) and (api["number"], api["line"]) == (2, 2)  # the same form
+
+
+def test_no_puzzles_to_generate_is_refused_as_the_command_line_refuses_it():
+    """``generate -n 0`` is refused; the API returned an empty table for n=0 (one range for both)."""
+    from click.testing import CliRunner
+
+    from sudorules.cli import main
+
+    with pytest.raises(sudorules.OptionError, match="n: 0 is below 1"):
+        sudorules.generate_puzzles("top-down", 0)
+    assert CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "0"]).exit_code == 2

@@ -250,8 +250,10 @@ def test_api_kinds_of_input():
 def test_api_errors():
     with pytest.raises(sudorules.PuzzleError):
         canonical("not a puzzle")
-    with pytest.raises(ValueError):
+    with pytest.raises(sudorules.InputError, match="cell values must be"):  # was a bare ValueError
         canonical(np.full((1, 81), 10))
+    with pytest.raises(sudorules.InputError, match="shape"):
+        sudorules.automorphisms(np.zeros((3, 80), dtype=np.uint8))
     with pytest.raises(ValueError, match="not a complete valid grid"):
         canonical_batch(core.as_array([TOP_DOWN_14[0]]), mode="grid")
     with pytest.raises(ValueError):

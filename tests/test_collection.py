@@ -211,6 +211,9 @@ def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path)
     (["--where", "Wx >= 7"], "unknown column 'Wx'"),
     (["--where", "W >= 7 and"], "expected a column"),
     (["--where", "W"], "W alone is not a condition"),
+    (["--where", "W == 'x"], "unclosed ' (a text"),          # was: unexpected character "'"
+    (["--where", "W == 0x7"], "not a number: '0x7'"),        # was: unexpected character '0'
+    (["--where", "W == 2 or `odd"], "unclosed `"),
     (["--split-by", "SER", "-o", "split"], "--split-by: unknown column 'SER'"),
     (["--split-by", "W", "-o", "-"], "give the directory with -o DIR"),
     (["--format", "{W} {SER}"], "unknown column 'SER'"),

@@ -20,7 +20,7 @@ from collections import defaultdict
 
 import pytest
 
-from sudorules import Puzzle, core
+from sudorules import Puzzle, PuzzleError, core
 from sudorules.engine import te
 from sudorules.engine.solver import Solver
 from sudorules.enums import Status
@@ -297,6 +297,15 @@ def test_t_and_e_paths_verify_and_read_back(text, theory, value):
     assert all("is not in the path (a --brief path?)" in why for _, _, why in problems[:1])
     # JSON keeps the contexts
     assert Resolution.from_json(resolution.to_json()).steps == resolution.steps
+
+
+def test_the_engine_functions_take_a_puzzle_text_too():
+    """README shows ``te.classify(puzzle)``; a puzzle's text failed on ``.masks`` (AttributeError)."""
+    text = SHC_SAMPLE[5][0]
+    assert te.classify(text) == te.classify(_puzzle(text))
+    assert te.rate_braids(text).value == te.rate_braids(_puzzle(text)).value == SHC_SAMPLE[5][2]
+    with pytest.raises(PuzzleError):
+        te.classify("12x")
 
 
 @pytest.mark.parametrize("text, theory, depth", [

@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
-from ..options import SEED_RANGE, UNTESTED_RANGE, check_method_option
+from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import open_output
 from ..reader import open_lines
 from . import main
@@ -69,7 +69,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 
 @main.command()
 @click.option("--method", "-m", type=click.Choice(METHODS), required=True, help="The generator.")
-@click.option("-n", "count", type=click.IntRange(min=1), required=True, help="Number of puzzles.")
+@click.option("-n", "count", type=click.IntRange(*PUZZLES_RANGE), required=True, help="Number of puzzles.")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="Run seed: puzzle i (or given grid i) uses the random stream splitmix64(seed, i).")
 @click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,

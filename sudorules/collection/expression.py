@@ -51,6 +51,10 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
+#: what a bad number runs to, for its message (``0x7``)
+_WORD = re.compile(r"[^\s()<>=!]+")
+
+
 @dataclass(frozen=True)
 class _Token:
     kind: str  # number, string, column, op, paren, keyword, end
@@ -112,8 +116,17 @@ class Condition:
         while at < len(text):
             match = _TOKEN.match(text, at)
             if match is None:
-                raise OptionError(f"{self.option}: unexpected character {text[at]!r} at character {at + 1} of "
-                                  f"{text!r} (texts go between quotes, odd column names between backquotes)")
+                char = text[at]
+                if char in "'\"`":
+                    why = f"unclosed {char} (a text, or a column name between backquotes, ends with its own {char})"
+                elif char.isdigit() or char in "+-.":
+                    word = _WORD.match(text, at).group()
+                    why = f"not a number: {word!r}"
+                else:
+                    why = f"unexpected character {char!r}"
+                raise OptionError(f"{self.option}: {why} at character {at + 1} of {text!r}"
+                                  + ("" if char in "'\"`" or "number" in why else
+                                     " (texts go between quotes, odd column names between backquotes)"))
             kind, value = match.lastgroup, match.group()
             if kind == "number":
                 tokens.append(_Token("number", value, at, float(value)))
@@ -208,7 +221,7 @@ class Condition:
         if token.kind != "op":
             if left.column is not None and token.kind in ("keyword", "end", "paren"):
                 raise self._error(start, f"{left.column} alone is not a condition: compare it "
-                                         f"(e.g. {left.column} >= 7 or {left.column} == 'text')")
+                                         f"(e.g. {left.column} >= 7, {left.column} == true or {left.column} == 'text')")
             raise self._error(token, f"expected a comparison (==, !=, <, <=, >, >=), found {token.text!r}")
         right = self._operand()
         return self._compiled(left, _OPERATORS[token.text], right, start)

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import _canon
 from ..core import as_array
+from ..errors import InputError
 from ..puzzle import Puzzle, PuzzleError
 from ..reader import check_many, not_a_puzzle
 
@@ -237,6 +238,16 @@ def _puzzles(puzzles: object) -> Union[PuzzleLike, np.ndarray, list[Puzzle]]:
     return [_puzzle(p) for p in puzzles]
 
 
+def _array_batch(array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`canonical_batch` of a user's array of cell values: its ValueErrors (a shape other than
+    (N, 81), a value outside 0..9) are the InputError the API promises for what holds no puzzles.
+    The values are not checked as puzzles (no repeated digit): an array is the fast path."""
+    try:
+        return canonical_batch(array)
+    except ValueError as error:
+        raise InputError(f"puzzles: {error}") from None
+
+
 def canonical(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):
     """Canonical forms: of an ``(N, 81)`` array of cell values, an array of forms; of one puzzle
     (a string or a :class:`Puzzle`), its form as a string; of an iterable of them (or an array of
@@ -246,7 +257,7 @@ def canonical(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):
     :func:`canonical_batch` with ``marks=True``."""
     puzzles = _puzzles(puzzles)
     if isinstance(puzzles, np.ndarray):
-        return canonical_batch(puzzles)[0]
+        return _array_batch(puzzles)[0]
     if isinstance(puzzles, (str, Puzzle)):
         return str(canonicalize(puzzles).form)
     return canonical_texts(puzzles)
@@ -257,7 +268,7 @@ def automorphisms(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):
     ints for an iterable (inputs as :func:`canonical`)."""
     puzzles = _puzzles(puzzles)
     if isinstance(puzzles, np.ndarray):
-        return canonical_batch(puzzles)[1]
+        return _array_batch(puzzles)[1]
     if isinstance(puzzles, (str, Puzzle)):
         return canonicalize(puzzles).automorphisms
     return _forms(puzzles)[1]

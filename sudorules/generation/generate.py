@@ -46,7 +46,7 @@ import numpy as np
 
 from .. import _generate
 from ..errors import OptionError, SudorulesError
-from ..options import SEED_RANGE, UNTESTED_RANGE, check_method_option, check_whole
+from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option, check_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -147,7 +147,7 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int]
     # seed=1.5 was used as 1, seed=None failed inside
     if method not in _METHOD_CODES:
         raise OptionError(f"method: unknown {method!r}: expected one of {', '.join(METHODS)}")
-    n = check_whole(n, "n", 0)
+    n = check_whole(n, "n", *PUZZLES_RANGE)
     # untested=5 for top-down was ignored, grids for bottom-up failed as a bare ValueError
     check_method_option("untested", untested, method)
     check_method_option("grids", grids, method)
