@@ -94,6 +94,17 @@ def test_plot_writes_a_png(files, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_plot_log_scale_of_a_single_level_writes_no_warning(tmp_path):
+    """40 puzzles of 18 clues (a classify output of top1465) on a log scale: matplotlib's
+    'identical low and high ylims' UserWarning reached stderr with a line of our code."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "t40.csv"
+    path.write_text("puzzle,clues,B,status\n" + "".join(f"{puzzle_with(18)},18,{i % 3},solved\n" for i in range(40)))
+    done = subprocess.run([sys.executable, "-m", "sudorules", "stats", str(path), "--plot", str(tmp_path / "p.png"),
+                           "--plot-scale", "log"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
 def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail

@@ -367,6 +367,31 @@ def test_figure_has_a_title_with_n_and_a_log_scale_for_rare_levels(tmp_path):
         matplotlib.pyplot.close("all")
 
 
+def test_a_single_level_on_a_log_scale_draws_without_a_warning(tmp_path):
+    """One clue count: raw 100 % beside an unbiased 99.99999999999999 % (40 puzzles of 18 clues, as
+    in a classify output of top1465): set_yscale('log') autoscaled to limits equal to rounding and
+    matplotlib warned ('Attempting to set identical low and high ylims') on stderr."""
+    pytest.importorskip("matplotlib")
+    import warnings
+
+    from sudorules.stats.plot import build_figure
+    path = tmp_path / "one.csv"
+    path.write_text("puzzle,clues,W,status\n" + "".join(f"{puzzle_with(18)},18,{i % 2},solved\n" for i in range(40)))
+    report = build_report(load_collection([str(path)]))
+    assert report["clue_distribution"][0]["unbiased_percent"] != 100.0  # the case that warned
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = build_figure(report, "log")
+    try:
+        clues_axis = figure.axes[0]
+        assert clues_axis.get_yscale() == "log"
+        bottom, top = clues_axis.get_ylim()
+        assert bottom == pytest.approx(100 / 2.5) and top == pytest.approx(100 * 2.5)
+    finally:
+        import matplotlib.pyplot
+        matplotlib.pyplot.close("all")
+
+
 def test_mean_distance_of_identical_ratings_is_zero_not_an_error():
     """Identical columns can give r = 1 + 2e-16: the distance is 0 (the CLI once crashed on it)."""
     import pandas as pd
