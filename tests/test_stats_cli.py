@@ -105,6 +105,21 @@ def test_plot_log_scale_of_a_single_level_writes_no_warning(tmp_path):
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
+def test_undefined_correlations_and_distances_show_as_a_dash(files):
+    """A constant rating (K = 3 everywhere): its correlations and mean distance are undefined, '-' in
+    the text and null in JSON (the distance showed 0.0000 and the correlations 'nan')."""
+    (files / "K.txt").write_text("3\n" * len(ROWS))
+    args = [files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column", f"K={files / 'K.txt'}"]
+    data = json.loads(run("stats", *args, "--json").output)
+    assert data["mean_distance"]["raw"]["K"] is None and data["mean_distance"]["unbiased"]["K"] is None
+    text = run("stats", *args).output
+    distances = text[text.index("Mean distance"):].splitlines()
+    assert [line.split() for line in distances[1:4]] == [["rating", "raw", "unbiased"], ["W", "-", "-"],
+                                                          ["K", "-", "-"]]
+    correlation = text[text.index("Correlation (raw"):].splitlines()
+    assert correlation[4].split() == ["K", "-", "-", "1.0000"] and "nan" not in text
+
+
 def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail

@@ -161,6 +161,31 @@ def test_mean_distance_reproduces_the_papers_figures():
         assert distances[name] == pytest.approx(value, abs=0.0075)
 
 
+def test_mean_distance_is_over_the_defined_correlations():
+    """A constant rating K has no correlation: its distance is undefined (NaN, not 0), and the others'
+    distances are over their defined correlations (max(0, nan) once gave 0 for every rating)."""
+    nan = math.nan
+    matrix = pd.DataFrame([[1.0, 0.5, nan], [0.5, 1.0, nan], [nan, nan, 1.0]],
+                          index=["W", "B", "K"], columns=["W", "B", "K"])
+    distances = mean_distances(matrix, ["W", "B", "K"])
+    assert distances["W"] == distances["B"] == pytest.approx(1.0) and math.isnan(distances["K"])
+
+
+def test_a_constant_column_has_no_correlation_raw_or_unbiased(tmp_path):
+    """18-clue puzzles only: with cf(18) weights the weighted variance of the clues was 1e-30, not 0,
+    and the unbiased r came out 6.6e-16 where the raw one was undefined."""
+    path = tmp_path / "t.csv"
+    ws = [10, 2, 4, 3, 7, 2, 5, 8, 2, 13, 6, 4]
+    path.write_text("puzzle,clues,B,K,status\n" + "".join(f"{puzzle_with(18)},18,{w},3,solved\n" for w in ws))
+    report = build_report(load_collection([str(path)], [], ["K"]))
+    correlation = report["correlation"]
+    assert correlation["columns"] == ["clues", "B", "K"]
+    for kind in ("raw", "unbiased"):
+        matrix = correlation[kind]
+        assert matrix[0][1] is None and matrix[0][2] is None and matrix[1][2] is None, (kind, matrix)
+        assert report["mean_distance"][kind] == {"B": None, "K": None}
+
+
 def test_minimals_per_grid_by_hand(small_csv):
     report = build_report(load_collection([str(small_csv)]))
     minimals = report["minimals"]
