@@ -129,6 +129,16 @@ def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_puzzle_file_with_commas_in_its_comments_is_read_as_puzzles(tmp_path):
+    """SHC's ``puzzle;comment``: 'from forum, page 3' made the first line a CSV header, and stats
+    said 'no puzzle to count' where check and canon read the file."""
+    path = tmp_path / "comma.txt"
+    path.write_text("".join(f"{puzzle_with(n)};from forum, page 3\n" for n in (24, 25, 26)))
+    result = run("stats", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["columns"]["clues"]["raw"]["mean"] == 25
+
+
 def test_empty_inputs(tmp_path):
     result = run("stats")
     assert result.exit_code == 2 and "no input" in result.output

@@ -186,6 +186,16 @@ def test_a_constant_column_has_no_correlation_raw_or_unbiased(tmp_path):
         assert report["mean_distance"][kind] == {"B": None, "K": None}
 
 
+def test_a_puzzle_file_whose_comments_have_commas_is_no_csv(tmp_path):
+    """SHC's ``puzzle;comment`` lines: a comma in the comment made the first line a CSV header."""
+    path = tmp_path / "comma.txt"
+    path.write_text("".join(f"{puzzle_with(n)};from forum, page 3\n" for n in (24, 25, 26)))
+    collection = load_collection([str(path)])
+    assert collection.clues().tolist() == [24, 25, 26] and collection.frame["line"].tolist() == [1, 2, 3]
+    path.write_text(f"puzzle,clues,W\n{puzzle_with(24)},24,1\n")  # a CSV by its header, whatever its name
+    assert load_collection([str(path)]).values("W").tolist() == [1]
+
+
 def test_minimals_per_grid_by_hand(small_csv):
     report = build_report(load_collection([str(small_csv)]))
     minimals = report["minimals"]

@@ -4,8 +4,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
 
 * our CSV outputs (``sudorules check``/``rate``: columns such as ``puzzle, clues, W, B, status``);
   an input is read as CSV when its name ends in ``.csv`` or its first line (comments aside) holds a
-  comma, and as Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet``
-  or its bytes start with Parquet's ``PAR1``;
+  comma and is not a puzzle (whose tail may hold commas: ``puzzle;from forum, page 3``), and as
+  Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet`` or its bytes
+  start with Parquet's ``PAR1``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
   (``200314``, ``1.16171e+06``) becomes the ``tries`` column; so does a numeric ``tail`` column of a
@@ -56,6 +57,7 @@ import pandas as pd
 from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, shown, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
+from ..puzzle import is_puzzle_line
 from .columns import KNOWN_RATINGS
 from ..reader import TAIL, read_puzzles
 
@@ -214,11 +216,13 @@ def decode_text(name: str, data: bytes) -> str:
 
 
 def _is_csv(name: str, text: str) -> bool:
+    """A CSV by its name, or by a first line (comments aside) that has a comma and is not a puzzle:
+    SHC's ``puzzle;comment`` files may have commas in the comment (``;from forum, page 3``)."""
     if name.lower().endswith(".csv"):
         return True
     for line in text.split("\n"):
         if line.strip() and not line.lstrip().startswith("#"):
-            return "," in line
+            return "," in line and not is_puzzle_line(line.rstrip("\r"))
     return False
 
 
