@@ -274,8 +274,37 @@ def test_a_column_given_twice_must_agree(tmp_path):
     (tmp_path / "good.txt").write_text("24\n25\n")
     (tmp_path / "bad.txt").write_text("24\n26\n")
     assert load_collection([str(puzzles)], [("clues", str(tmp_path / "good.txt"))]).clues().tolist() == [24, 25]
-    with pytest.raises(StatsInputError, match="line 2: column clues is given twice and differs"):
+    with pytest.raises(StatsInputError, match=r"puzzles.txt line 2 and .*bad.txt line 2: column clues differs"):
         load_collection([str(puzzles)], [("clues", str(tmp_path / "bad.txt"))])
+
+
+def shuffled_files(tmp_path):
+    """puzzles.txt (tries 1000..1004) and rated.csv with the same puzzles in the order 4 2 0 3 1."""
+    clues = [24, 25, 26, 27, 28]
+    (tmp_path / "puzzles.txt").write_text("".join(f"{puzzle_with(n)} {1000 + i}\n" for i, n in enumerate(clues)))
+    order = [4, 2, 0, 3, 1]
+    (tmp_path / "rated.csv").write_text("puzzle,clues,W,tail\n" + "".join(
+        f"{puzzle_with(clues[i])},{clues[i]},{i},{1000 + i}\n" for i in order))
+    return tmp_path / "puzzles.txt", tmp_path / "rated.csv"
+
+
+def test_a_conflict_names_the_file_and_line_of_each_value(tmp_path):
+    """The tries of puzzle 2 (puzzles.txt line 2) differ from rated.csv's (its line 6, the header
+    first): both named, in either order of the inputs, not the first input's row number."""
+    puzzles, rated = shuffled_files(tmp_path)
+    original = puzzles.read_text()
+    puzzles.write_text(original.replace(" 1001\n", " 12345\n"))
+    with pytest.raises(StatsInputError, match=r"puzzles.txt line 2 and .*rated.csv line 6: column tries differs "
+                                              r"\(12345 vs 1001\)"):
+        load_collection([str(puzzles), str(rated)])
+    with pytest.raises(StatsInputError, match=r"rated.csv line 6 and .*puzzles.txt line 2: column tries differs "
+                                              r"\(1001 vs 12345\)"):
+        load_collection([str(rated), str(puzzles)])
+    # a value file giving the column again names the input the value came from (the second one here)
+    puzzles.write_text(original)
+    (tmp_path / "W.txt").write_text("0\n1\n2\n3\n5\n")
+    with pytest.raises(StatsInputError, match=r"rated.csv line 2 and .*W.txt line 5: column W differs \(4 vs 5\)"):
+        load_collection([str(puzzles), str(rated)], [("W", str(tmp_path / "W.txt"))])
 
 
 def test_column_option_syntax():

@@ -416,7 +416,7 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
         raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
     sources = _Sources()
     tables = [_read_table(sources, name) for name in files]
-    frame = combine_tables(tables, files) if tables else pd.DataFrame()
+    frame, members = combine_tables(tables, files) if tables else (pd.DataFrame(), [])
     for name, file_name in columns:
         values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
         if not tables and "line" not in frame:
@@ -426,8 +426,12 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
                 f"{shown(file_name)} has {len(values)} lines but the collection has {len(frame)} rows "
                 "(value files must be line-aligned with the puzzles)")
         series = pd.Series(values, index=frame.index, dtype=float)
+        # the value file as one more member, so that a later file giving the column again names it
+        member = pd.DataFrame({"line": range(1, len(values) + 1), "source": shown(file_name), name: series},
+                              index=frame.index)
         if name in frame:
-            _check_same(name, file_name, frame[name], series)
+            _check_same(name, frame[name], members, member)
+        members.append(member)
         frame[name] = series
     _check_clues(frame)
     value_columns = [c for c in frame.columns
@@ -456,7 +460,8 @@ def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:
     return keys
 
 
-def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataFrame:
+def combine_tables(tables: list[pd.DataFrame],
+                   names: Sequence[str]) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     """One table from several inputs, by what they are to each other (issue 27: ``stats
     puzzles.txt rated.csv`` counted its 20 puzzles twice):
 
@@ -466,6 +471,10 @@ def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataF
       follow one another;
     * inputs that share some puzzles but not all are refused (:class:`StatsInputError`): neither
       reading is right.
+
+    Returns the table and the *members*: each input's table re-indexed by the rows of the result
+    its rows became (its own ``source`` and ``line`` kept), so that a message names where a value
+    came from, not the row of the first input it was joined to.
     """
     keys = [_puzzle_keys(table) for table in tables]
     groups: list[list[int]] = []  # indexes of tables with the same puzzles
@@ -488,32 +497,35 @@ def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataF
                     f"{shown(names[group_a[0]])} and {shown(names[group_b[0]])} share {shared} puzzle"
                     f"{'s' if shared != 1 else ''} but not all ({len(one)} and {len(other)} rows): give the files of "
                     "one collection's columns (the same puzzles) or of its parts (no puzzle in common)")
-    return pd.concat([_join(tables, group, keys) for group in groups], ignore_index=True)
+    members: list[pd.DataFrame] = [pd.DataFrame()] * len(tables)
+    parts, offset = [], 0
+    for group in groups:
+        first = group[0]
+        index = {key: offset + row for row, key in enumerate(keys[first])} if len(group) > 1 else {}
+        for i in group:
+            rows = (range(offset, offset + len(tables[i])) if i == first else [index[key] for key in keys[i]])
+            members[i] = tables[i].set_axis(list(rows)).sort_index()
+        parts.append(_join([members[i] for i in group]))
+        offset += len(tables[first])
+    return pd.concat(parts, ignore_index=True), members  # the members' indexes are 0..N-1 too
 
 
-def _join(tables: list[pd.DataFrame], group: list[int], keys: list) -> pd.DataFrame:
-    """The tables of ``group`` (the same puzzles) as one, rows in the first table's order."""
-    frame = tables[group[0]].copy()
-    if len(group) == 1:
-        return frame
-    index = {key: row for row, key in enumerate(keys[group[0]])}
-    for i in group[1:]:
-        other = tables[i]
-        order = [index[key] for key in keys[i]]
-        aligned = other.set_axis(order).sort_index()
-        for column in aligned.columns:
+def _join(members: list[pd.DataFrame]) -> pd.DataFrame:
+    """Tables of the same puzzles, already indexed alike (the first one's order), as one."""
+    frame = members[0].copy()
+    for k, other in enumerate(members[1:], start=1):
+        for column in other.columns:
             if column in ("line", "source", "puzzle"):
                 continue
             if column not in frame:
-                frame[column] = aligned[column].values
+                frame[column] = other[column]
             elif column == "status":
-                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], aligned[column])]
+                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], other[column])]
             elif column == "error":
-                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), aligned[column].values)
-            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(aligned[column]):
-                new = pd.Series(aligned[column].values, index=frame.index, dtype=float)
-                _check_same(column, str(other["source"].iloc[0]) if len(other) else "", frame[column], new)
-                frame[column] = frame[column].fillna(new)
+                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), other[column])
+            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(other[column]):
+                _check_same(column, frame[column], members[:k], other)
+                frame[column] = frame[column].fillna(other[column])
     return frame
 
 
@@ -564,10 +576,26 @@ def _check_something_to_count(collection: Collection, names: list[str]) -> None:
     raise StatsInputError(f"{where}: no puzzle to count ({detail})")
 
 
-def _check_same(name: str, path: str, old: pd.Series, new: pd.Series) -> None:
-    both = old.notna() & new.notna()
-    differ = both & (old != new)
+def _check_same(name: str, old: pd.Series, members: list[pd.DataFrame], new: pd.DataFrame) -> None:
+    """Raise StatsInputError when ``new`` (a member: an input or a value file) gives column ``name`` a
+    value other than ``old``, the one the ``members`` read before gave; the message names the file
+    and line of both values."""
+    values = new[name]
+    differ = old.notna() & values.notna() & (old != values)
     if differ.any():
-        row = int(differ.idxmax())
-        raise StatsInputError(f"{shown(path)} line {row + 1}: column {name} is given twice and differs "
-                              f"({old[row]:g} vs {new[row]:g})")
+        row = differ.idxmax()
+        raise StatsInputError(f"{_origin(members, name, row)} and {_where(new, row)}: column {name} differs "
+                              f"({old[row]:g} vs {values[row]:g})")
+
+
+def _where(member: pd.DataFrame, row: int) -> str:
+    return f"{member.at[row, 'source']} line {int(member.at[row, 'line'])}"
+
+
+def _origin(members: list[pd.DataFrame], name: str, row: int) -> str:
+    """Where the value of column ``name`` in ``row`` came from: the first member that has one there
+    (joining keeps the first value, filling only what is missing)."""
+    for member in members:
+        if name in member and row in member.index and pd.notna(member.at[row, name]):
+            return _where(member, row)
+    return "an input"  # not reached: a value always comes from a member
