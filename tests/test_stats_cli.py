@@ -120,6 +120,23 @@ def test_undefined_correlations_and_distances_show_as_a_dash(files):
     assert correlation[4].split() == ["K", "-", "-", "1.0000"] and "nan" not in text
 
 
+def test_a_value_file_beside_joined_inputs_in_other_orders_gets_a_note(files):
+    """Line k of --column FILE is the k-th puzzle of the first input; when a joined input lists the
+    puzzles in another order, stderr says which order was taken (it was silent, and `compare` gave
+    other figures with the inputs swapped)."""
+    lines = (files / "puzzles.txt").read_text().splitlines()
+    (files / "shuffled.txt").write_text("".join(f"{line.split()[0]}\n" for line in lines[::-1]))  # no tries
+    args = ["--column", f"W={files / 'W.txt'}", "--column", f"B={files / 'B.txt'}", "--ratings", "W", "B"]
+    result = run("compare", files / "puzzles.txt", files / "shuffled.txt", *args)
+    assert result.exit_code == 0 and "W ≠ B on 2 of 5 puzzles" in result.stdout
+    assert result.stderr == (f"note: {files / 'W.txt'}, {files / 'B.txt'}: lines taken in the order of "
+                             f"{files / 'puzzles.txt'}, the first of the inputs joined on the puzzle; "
+                             f"{files / 'shuffled.txt'} lists the same puzzles in another order\n")
+    swapped = run("stats", files / "shuffled.txt", files / "puzzles.txt", *args[:4])
+    assert swapped.exit_code == 0 and "in the order of " + str(files / "shuffled.txt") in swapped.stderr
+    assert run("compare", files / "puzzles.txt", *args).stderr == ""
+
+
 def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail

@@ -307,6 +307,24 @@ def test_a_conflict_names_the_file_and_line_of_each_value(tmp_path):
         load_collection([str(puzzles), str(rated)], [("W", str(tmp_path / "W.txt"))])
 
 
+def test_a_value_file_follows_the_first_input_and_a_note_says_so(tmp_path):
+    """Line k of a value file is row k of the collection: the k-th puzzle of the first of the joined
+    inputs; another joined input in another order is named in a note (no silent choice)."""
+    puzzles, rated = shuffled_files(tmp_path)
+    (tmp_path / "X.txt").write_text("0\n1\n2\n3\n4\n")  # W in puzzles.txt's order
+    collection = load_collection([str(puzzles), str(rated)], [("X", str(tmp_path / "X.txt"))])
+    assert collection.values("X").tolist() == collection.values("W").tolist() == [0, 1, 2, 3, 4]
+    assert len(collection.notes) == 1
+    assert "X.txt: lines taken in the order of" in collection.notes[0]
+    assert "puzzles.txt, the first of the inputs joined on the puzzle" in collection.notes[0]
+    assert "rated.csv lists the same puzzles in another order" in collection.notes[0]
+    reversed_order = load_collection([str(rated), str(puzzles)], [("X", str(tmp_path / "X.txt"))])
+    assert reversed_order.values("X").tolist() == [0, 1, 2, 3, 4]  # rated.csv's rows: W = 4 2 0 3 1
+    assert "in the order of " + str(rated) in reversed_order.notes[0]
+    assert load_collection([str(puzzles), str(rated)]).notes == []  # no value file, nothing to say
+    assert load_collection([str(puzzles)], [("X", str(tmp_path / "X.txt"))]).notes == []
+
+
 def test_column_option_syntax():
     assert parse_column_option("SER=a/b=c.txt") == ("SER", "a/b=c.txt")
     for bad in ("SER", "=x.txt", "SER=", "puzzle=x.txt"):

@@ -14,7 +14,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
   controlled-bias file gives the numbers of minimal puzzles per grid as the puzzle file does;
 * line-aligned plain files of one value per line (``W-ratings.txt``, ``SER.txt``...), added as named
   columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
-  lines as the table has rows.
+  lines as the table has rows.  Puzzle k is row k of the table: inputs joined on the puzzle take the
+  first one's order, so a value file follows the first of them; when another lists the puzzles in
+  another order, :attr:`Collection.notes` says which order was taken (the commands print it).
 
 Text inputs must be UTF-8; a leading byte-order mark is skipped.
 
@@ -106,6 +108,9 @@ class Collection:
     rating_columns: Optional[list[str]] = None
     #: the inputs read, as messages name them (a row of joined inputs names only the first)
     inputs: list[str] = field(default_factory=list)
+    #: what a user should know about how the inputs were read (a value file read beside inputs joined
+    #: in different orders); the commands print each as a ``note:`` line on stderr
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.rating_columns is None:
@@ -442,7 +447,8 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
             raise StatsUsageError(f"--rating {name}: no such numeric column "
                                   f"(numeric columns: {', '.join(value_columns) or 'none'})")
     rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
-    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files])
+    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files],
+                            _order_notes(members, columns))
     _check_something_to_count(collection, files + [f for _, f in columns])
     return collection
 
@@ -599,3 +605,20 @@ def _origin(members: list[pd.DataFrame], name: str, row: int) -> str:
         if name in member and row in member.index and pd.notna(member.at[row, name]):
             return _where(member, row)
     return "an input"  # not reached: a value always comes from a member
+
+
+def _order_notes(members: list[pd.DataFrame], columns: Sequence[tuple[str, str]]) -> list[str]:
+    """Notes for value files read beside inputs joined in different orders: line k of a value file is
+    row k of the collection, that is the k-th puzzle of the first of the joined inputs, and another
+    joined input that lists its puzzles in another order is one the user may have meant."""
+    if not columns:
+        return []
+    files = ", ".join(shown(path) for _, path in columns)
+    notes = []
+    for member in members:
+        # a member's own lines increase down its file: out of order here, it was reordered to join
+        if "line" in member and len(member) and not member["line"].is_monotonic_increasing:
+            first = next(m for m in members if m.index.equals(member.index))
+            notes.append(f"{files}: lines taken in the order of {first['source'].iloc[0]}, the first of the inputs "
+                         f"joined on the puzzle; {member['source'].iloc[0]} lists the same puzzles in another order")
+    return notes
