@@ -490,6 +490,16 @@ def _pencilmark_line(line: str) -> tuple[Optional[list[int]], Optional[str], str
     return masks, None, tail.strip()
 
 
+def is_puzzle_line(line: str) -> bool:
+    """True when a line is a one-line puzzle record, valid or not: 81 grid characters with an optional
+    tail (after whitespace or a ``;``, where anything goes, commas too) or 729 pencilmark characters.
+    What tells a puzzle file from a CSV whose header has commas (``stats``)."""
+    values, bad, _ = scan_line(line)
+    if bad is None:
+        return len(values) == 81
+    return _pencilmark_line(line)[0] is not None
+
+
 def _marks_record(number: int, text: str, masks: list[int], tail: str) -> ParsedRecord:
     puzzle = Puzzle.from_marks(masks)
     conflicts = puzzle.conflicts()

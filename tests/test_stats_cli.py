@@ -94,6 +94,49 @@ def test_plot_writes_a_png(files, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_plot_log_scale_of_a_single_level_writes_no_warning(tmp_path):
+    """40 puzzles of 18 clues (a classify output of top1465) on a log scale: matplotlib's
+    'identical low and high ylims' UserWarning reached stderr with a line of our code."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "t40.csv"
+    path.write_text("puzzle,clues,B,status\n" + "".join(f"{puzzle_with(18)},18,{i % 3},solved\n" for i in range(40)))
+    done = subprocess.run([sys.executable, "-m", "sudorules", "stats", str(path), "--plot", str(tmp_path / "p.png"),
+                           "--plot-scale", "log"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+
+
+def test_undefined_correlations_and_distances_show_as_a_dash(files):
+    """A constant rating (K = 3 everywhere): its correlations and mean distance are undefined, '-' in
+    the text and null in JSON (the distance showed 0.0000 and the correlations 'nan')."""
+    (files / "K.txt").write_text("3\n" * len(ROWS))
+    args = [files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column", f"K={files / 'K.txt'}"]
+    data = json.loads(run("stats", *args, "--json").output)
+    assert data["mean_distance"]["raw"]["K"] is None and data["mean_distance"]["unbiased"]["K"] is None
+    text = run("stats", *args).output
+    distances = text[text.index("Mean distance"):].splitlines()
+    assert [line.split() for line in distances[1:4]] == [["rating", "raw", "unbiased"], ["W", "-", "-"],
+                                                          ["K", "-", "-"]]
+    correlation = text[text.index("Correlation (raw"):].splitlines()
+    assert correlation[4].split() == ["K", "-", "-", "1.0000"] and "nan" not in text
+
+
+def test_a_value_file_beside_joined_inputs_in_other_orders_gets_a_note(files):
+    """Line k of --column FILE is the k-th puzzle of the first input; when a joined input lists the
+    puzzles in another order, stderr says which order was taken (it was silent, and `compare` gave
+    other figures with the inputs swapped)."""
+    lines = (files / "puzzles.txt").read_text().splitlines()
+    (files / "shuffled.txt").write_text("".join(f"{line.split()[0]}\n" for line in lines[::-1]))  # no tries
+    args = ["--column", f"W={files / 'W.txt'}", "--column", f"B={files / 'B.txt'}", "--ratings", "W", "B"]
+    result = run("compare", files / "puzzles.txt", files / "shuffled.txt", *args)
+    assert result.exit_code == 0 and "W ≠ B on 2 of 5 puzzles" in result.stdout
+    assert result.stderr == (f"note: {files / 'W.txt'}, {files / 'B.txt'}: lines taken in the order of "
+                             f"{files / 'puzzles.txt'}, the first of the inputs joined on the puzzle; "
+                             f"{files / 'shuffled.txt'} lists the same puzzles in another order\n")
+    swapped = run("stats", files / "shuffled.txt", files / "puzzles.txt", *args[:4])
+    assert swapped.exit_code == 0 and "in the order of " + str(files / "shuffled.txt") in swapped.stderr
+    assert run("compare", files / "puzzles.txt", *args).stderr == ""
+
+
 def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
@@ -101,6 +144,16 @@ def test_plot_without_matplotlib_is_a_clean_error(files, tmp_path, monkeypatch):
     assert result.exit_code == 2 and "pip install 'sudorules[plot]'" in result.output  # checked before any work
     assert result.output.count("\n") == 1
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_puzzle_file_with_commas_in_its_comments_is_read_as_puzzles(tmp_path):
+    """SHC's ``puzzle;comment``: 'from forum, page 3' made the first line a CSV header, and stats
+    said 'no puzzle to count' where check and canon read the file."""
+    path = tmp_path / "comma.txt"
+    path.write_text("".join(f"{puzzle_with(n)};from forum, page 3\n" for n in (24, 25, 26)))
+    result = run("stats", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["columns"]["clues"]["raw"]["mean"] == 25
 
 
 def test_empty_inputs(tmp_path):

@@ -161,6 +161,41 @@ def test_mean_distance_reproduces_the_papers_figures():
         assert distances[name] == pytest.approx(value, abs=0.0075)
 
 
+def test_mean_distance_is_over_the_defined_correlations():
+    """A constant rating K has no correlation: its distance is undefined (NaN, not 0), and the others'
+    distances are over their defined correlations (max(0, nan) once gave 0 for every rating)."""
+    nan = math.nan
+    matrix = pd.DataFrame([[1.0, 0.5, nan], [0.5, 1.0, nan], [nan, nan, 1.0]],
+                          index=["W", "B", "K"], columns=["W", "B", "K"])
+    distances = mean_distances(matrix, ["W", "B", "K"])
+    assert distances["W"] == distances["B"] == pytest.approx(1.0) and math.isnan(distances["K"])
+
+
+def test_a_constant_column_has_no_correlation_raw_or_unbiased(tmp_path):
+    """18-clue puzzles only: with cf(18) weights the weighted variance of the clues was 1e-30, not 0,
+    and the unbiased r came out 6.6e-16 where the raw one was undefined."""
+    path = tmp_path / "t.csv"
+    ws = [10, 2, 4, 3, 7, 2, 5, 8, 2, 13, 6, 4]
+    path.write_text("puzzle,clues,B,K,status\n" + "".join(f"{puzzle_with(18)},18,{w},3,solved\n" for w in ws))
+    report = build_report(load_collection([str(path)], [], ["K"]))
+    correlation = report["correlation"]
+    assert correlation["columns"] == ["clues", "B", "K"]
+    for kind in ("raw", "unbiased"):
+        matrix = correlation[kind]
+        assert matrix[0][1] is None and matrix[0][2] is None and matrix[1][2] is None, (kind, matrix)
+        assert report["mean_distance"][kind] == {"B": None, "K": None}
+
+
+def test_a_puzzle_file_whose_comments_have_commas_is_no_csv(tmp_path):
+    """SHC's ``puzzle;comment`` lines: a comma in the comment made the first line a CSV header."""
+    path = tmp_path / "comma.txt"
+    path.write_text("".join(f"{puzzle_with(n)};from forum, page 3\n" for n in (24, 25, 26)))
+    collection = load_collection([str(path)])
+    assert collection.clues().tolist() == [24, 25, 26] and collection.frame["line"].tolist() == [1, 2, 3]
+    path.write_text(f"puzzle,clues,W\n{puzzle_with(24)},24,1\n")  # a CSV by its header, whatever its name
+    assert load_collection([str(path)]).values("W").tolist() == [1]
+
+
 def test_minimals_per_grid_by_hand(small_csv):
     report = build_report(load_collection([str(small_csv)]))
     minimals = report["minimals"]
@@ -239,8 +274,55 @@ def test_a_column_given_twice_must_agree(tmp_path):
     (tmp_path / "good.txt").write_text("24\n25\n")
     (tmp_path / "bad.txt").write_text("24\n26\n")
     assert load_collection([str(puzzles)], [("clues", str(tmp_path / "good.txt"))]).clues().tolist() == [24, 25]
-    with pytest.raises(StatsInputError, match="line 2: column clues is given twice and differs"):
+    with pytest.raises(StatsInputError, match=r"puzzles.txt line 2 and .*bad.txt line 2: column clues differs"):
         load_collection([str(puzzles)], [("clues", str(tmp_path / "bad.txt"))])
+
+
+def shuffled_files(tmp_path):
+    """puzzles.txt (tries 1000..1004) and rated.csv with the same puzzles in the order 4 2 0 3 1."""
+    clues = [24, 25, 26, 27, 28]
+    (tmp_path / "puzzles.txt").write_text("".join(f"{puzzle_with(n)} {1000 + i}\n" for i, n in enumerate(clues)))
+    order = [4, 2, 0, 3, 1]
+    (tmp_path / "rated.csv").write_text("puzzle,clues,W,tail\n" + "".join(
+        f"{puzzle_with(clues[i])},{clues[i]},{i},{1000 + i}\n" for i in order))
+    return tmp_path / "puzzles.txt", tmp_path / "rated.csv"
+
+
+def test_a_conflict_names_the_file_and_line_of_each_value(tmp_path):
+    """The tries of puzzle 2 (puzzles.txt line 2) differ from rated.csv's (its line 6, the header
+    first): both named, in either order of the inputs, not the first input's row number."""
+    puzzles, rated = shuffled_files(tmp_path)
+    original = puzzles.read_text()
+    puzzles.write_text(original.replace(" 1001\n", " 12345\n"))
+    with pytest.raises(StatsInputError, match=r"puzzles.txt line 2 and .*rated.csv line 6: column tries differs "
+                                              r"\(12345 vs 1001\)"):
+        load_collection([str(puzzles), str(rated)])
+    with pytest.raises(StatsInputError, match=r"rated.csv line 6 and .*puzzles.txt line 2: column tries differs "
+                                              r"\(1001 vs 12345\)"):
+        load_collection([str(rated), str(puzzles)])
+    # a value file giving the column again names the input the value came from (the second one here)
+    puzzles.write_text(original)
+    (tmp_path / "W.txt").write_text("0\n1\n2\n3\n5\n")
+    with pytest.raises(StatsInputError, match=r"rated.csv line 2 and .*W.txt line 5: column W differs \(4 vs 5\)"):
+        load_collection([str(puzzles), str(rated)], [("W", str(tmp_path / "W.txt"))])
+
+
+def test_a_value_file_follows_the_first_input_and_a_note_says_so(tmp_path):
+    """Line k of a value file is row k of the collection: the k-th puzzle of the first of the joined
+    inputs; another joined input in another order is named in a note (no silent choice)."""
+    puzzles, rated = shuffled_files(tmp_path)
+    (tmp_path / "X.txt").write_text("0\n1\n2\n3\n4\n")  # W in puzzles.txt's order
+    collection = load_collection([str(puzzles), str(rated)], [("X", str(tmp_path / "X.txt"))])
+    assert collection.values("X").tolist() == collection.values("W").tolist() == [0, 1, 2, 3, 4]
+    assert len(collection.notes) == 1
+    assert "X.txt: lines taken in the order of" in collection.notes[0]
+    assert "puzzles.txt, the first of the inputs joined on the puzzle" in collection.notes[0]
+    assert "rated.csv lists the same puzzles in another order" in collection.notes[0]
+    reversed_order = load_collection([str(rated), str(puzzles)], [("X", str(tmp_path / "X.txt"))])
+    assert reversed_order.values("X").tolist() == [0, 1, 2, 3, 4]  # rated.csv's rows: W = 4 2 0 3 1
+    assert "in the order of " + str(rated) in reversed_order.notes[0]
+    assert load_collection([str(puzzles), str(rated)]).notes == []  # no value file, nothing to say
+    assert load_collection([str(puzzles)], [("X", str(tmp_path / "X.txt"))]).notes == []
 
 
 def test_column_option_syntax():
@@ -362,6 +444,31 @@ def test_figure_has_a_title_with_n_and_a_log_scale_for_rare_levels(tmp_path):
         assert "log" not in linear.axes[1].get_ylabel()
         raw = build_figure(skewed_report(tmp_path, unbiased=False), "log")
         assert raw._suptitle.get_text().startswith("Raw distributions") and len(raw.axes[1].patches) == 4
+    finally:
+        import matplotlib.pyplot
+        matplotlib.pyplot.close("all")
+
+
+def test_a_single_level_on_a_log_scale_draws_without_a_warning(tmp_path):
+    """One clue count: raw 100 % beside an unbiased 99.99999999999999 % (40 puzzles of 18 clues, as
+    in a classify output of top1465): set_yscale('log') autoscaled to limits equal to rounding and
+    matplotlib warned ('Attempting to set identical low and high ylims') on stderr."""
+    pytest.importorskip("matplotlib")
+    import warnings
+
+    from sudorules.stats.plot import build_figure
+    path = tmp_path / "one.csv"
+    path.write_text("puzzle,clues,W,status\n" + "".join(f"{puzzle_with(18)},18,{i % 2},solved\n" for i in range(40)))
+    report = build_report(load_collection([str(path)]))
+    assert report["clue_distribution"][0]["unbiased_percent"] != 100.0  # the case that warned
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = build_figure(report, "log")
+    try:
+        clues_axis = figure.axes[0]
+        assert clues_axis.get_yscale() == "log"
+        bottom, top = clues_axis.get_ylim()
+        assert bottom == pytest.approx(100 / 2.5) and top == pytest.approx(100 * 2.5)
     finally:
         import matplotlib.pyplot
         matplotlib.pyplot.close("all")

@@ -7,12 +7,14 @@ import json
 import click
 
 from . import main
+from .stats_cmd import echo_notes
 
 
 @main.command("compare")
 @click.argument("files", nargs=-1, metavar="[FILE|-]...")
 @click.option("--column", "columns", multiple=True, metavar="NAME=FILE",
-              help="Add a column from a line-aligned file of one value per line (line k = puzzle k).")
+              help="Add a column from a line-aligned file of one value per line (line k = puzzle k, "
+                   "in the order of the first input).")
 @click.option("--ratings", nargs=2, required=True, metavar="A B",
               help="The two columns to compare: any numeric column of the inputs (W, B, SER, seconds...).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the same numbers.")
@@ -33,6 +35,7 @@ def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str
     from ..stats.text import format_comparison
 
     collection = load_collection(files, [parse_column_option(text) for text in columns])
+    echo_notes(collection)
     result = compare_ratings(collection, *ratings)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False, allow_nan=False) if as_json
                else format_comparison(result), nl=as_json)

@@ -10,10 +10,17 @@ from ..stats.columns import KNOWN_RATINGS
 from . import main
 
 
+def echo_notes(collection) -> None:
+    """The collection's notes on how its inputs were read, one ``note:`` line each on stderr."""
+    for note in collection.notes:
+        click.echo(f"note: {note}", err=True)
+
+
 @main.command("stats")
 @click.argument("files", nargs=-1, metavar="[FILE|-]...")
 @click.option("--column", "columns", multiple=True, metavar="NAME=FILE",
-              help="Add a rating column from a line-aligned file of one value per line (line k = puzzle k).")
+              help="Add a rating column from a line-aligned file of one value per line (line k = puzzle k, "
+                   "in the order of the first input).")
 @click.option("--rating", "ratings", multiple=True, metavar="NAME",
               help=f"Also treat column NAME of the inputs as a rating (known ratings: {', '.join(KNOWN_RATINGS)}; "
                    "--column ones are ratings too); repeatable.")
@@ -84,6 +91,7 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
         from ..stats.plot import check_plot_target  # matplotlib itself only when drawing
         check_plot_target(plot, inputs)  # a bad type or an unwritable path fails before any work
     collection = load_collection(files, pairs, ratings)
+    echo_notes(collection)
     report = build_report(collection, unbiased, log_columns)
     if plot is not None:
         from ..stats.plot import plot_distributions

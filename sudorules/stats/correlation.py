@@ -10,6 +10,7 @@
   mean of the distances to the k other ratings, d = sqrt(Σ_j (2 - 2 r_ij) / k) = sqrt(2·(1 - mean_j r_ij)):
   from its rounded correlations this gives 0.675 / 0.721 / 0.686 / 0.718 / 0.781 for the published
   0.678 / 0.721 / 0.682 / 0.716 / 0.780 (the plain mean of the distances would give 0.704 for 0.716).
+  The mean is over the defined correlations (a constant rating has none): undefined when there is none.
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ def weighted_correlation(x: pd.Series, y: pd.Series, weights: Optional[pd.Series
         return math.nan
     w = frame["w"].to_numpy(float)
     xs, ys = frame["x"].to_numpy(float), frame["y"].to_numpy(float)
+    # A constant column has no correlation.  Said directly, not by its variance: with cf weights the
+    # weighted mean of equal values is off by a rounding error, which left a variance of 1e-30 and
+    # an unbiased r of 6.6e-16 where the raw one was NaN (a collection of 18-clue puzzles).
+    if xs.min() == xs.max() or ys.min() == ys.max():
+        return math.nan
     total = w.sum()
     mx, my = (w * xs).sum() / total, (w * ys).sum() / total
     vx = (w * (xs - mx) ** 2).sum() / total
@@ -59,11 +65,20 @@ def log_transform(name: str, values: pd.Series) -> pd.Series:
 
 
 def mean_distances(matrix: pd.DataFrame, ratings: Sequence[str]) -> dict[str, float]:
-    """Each rating's mean distance to the other ratings: sqrt(2·(1 - mean of its correlations with them))."""
+    """Each rating's mean distance to the other ratings: sqrt(2·(1 - mean of its correlations with them)).
+
+    Only the defined correlations count: a rating that is constant (or shares no two puzzles with
+    another) has no unit vector, so it is at no distance of the others; a rating with no defined
+    correlation has no mean distance (NaN)."""
     result = {}
     for name in ratings:
-        others = [matrix.loc[name, other] for other in ratings if other != name]
+        others = [float(matrix.loc[name, other]) for other in ratings if other != name]
+        defined = [r for r in others if not math.isnan(r)]
+        if not defined:
+            # said here, not left to max(): max(0.0, nan) is 0.0, which showed undefined distances as 0
+            result[name] = math.nan
+            continue
         # Identical columns give a correlation a rounding error above 1 (found by the fuzz test:
         # r = 1.0000000000000002): the distance is then 0, not a math domain error.
-        result[name] = math.sqrt(max(0.0, 2 * (1 - float(np.mean(others))))) if others else math.nan
+        result[name] = math.sqrt(max(0.0, 2 * (1 - float(np.mean(defined)))))
     return result

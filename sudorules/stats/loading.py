@@ -4,8 +4,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
 
 * our CSV outputs (``sudorules check``/``rate``: columns such as ``puzzle, clues, W, B, status``);
   an input is read as CSV when its name ends in ``.csv`` or its first line (comments aside) holds a
-  comma, and as Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet``
-  or its bytes start with Parquet's ``PAR1``;
+  comma and is not a puzzle (whose tail may hold commas: ``puzzle;from forum, page 3``), and as
+  Parquet (``rate -o NAME.parquet``, needs pyarrow) when its name ends in ``.parquet`` or its bytes
+  start with Parquet's ``PAR1``;
 * puzzle files (one puzzle per line, e.g. the published ``puzzles.txt`` with ``puzzle tries`` lines),
   parsed with :mod:`sudorules.reader`; the clue count is computed from the puzzle and a numeric tail
   (``200314``, ``1.16171e+06``) becomes the ``tries`` column; so does a numeric ``tail`` column of a
@@ -13,7 +14,9 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
   controlled-bias file gives the numbers of minimal puzzles per grid as the puzzle file does;
 * line-aligned plain files of one value per line (``W-ratings.txt``, ``SER.txt``...), added as named
   columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
-  lines as the table has rows.
+  lines as the table has rows.  Puzzle k is row k of the table: inputs joined on the puzzle take the
+  first one's order, so a value file follows the first of them; when another lists the puzzles in
+  another order, :attr:`Collection.notes` says which order was taken (the commands print it).
 
 Text inputs must be UTF-8; a leading byte-order mark is skipped.
 
@@ -56,6 +59,7 @@ import pandas as pd
 from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, shown, table_text
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..output import csv_text
+from ..puzzle import is_puzzle_line
 from .columns import KNOWN_RATINGS
 from ..reader import TAIL, read_puzzles
 
@@ -104,6 +108,9 @@ class Collection:
     rating_columns: Optional[list[str]] = None
     #: the inputs read, as messages name them (a row of joined inputs names only the first)
     inputs: list[str] = field(default_factory=list)
+    #: what a user should know about how the inputs were read (a value file read beside inputs joined
+    #: in different orders); the commands print each as a ``note:`` line on stderr
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.rating_columns is None:
@@ -214,11 +221,13 @@ def decode_text(name: str, data: bytes) -> str:
 
 
 def _is_csv(name: str, text: str) -> bool:
+    """A CSV by its name, or by a first line (comments aside) that has a comma and is not a puzzle:
+    SHC's ``puzzle;comment`` files may have commas in the comment (``;from forum, page 3``)."""
     if name.lower().endswith(".csv"):
         return True
     for line in text.split("\n"):
         if line.strip() and not line.lstrip().startswith("#"):
-            return "," in line
+            return "," in line and not is_puzzle_line(line.rstrip("\r"))
     return False
 
 
@@ -412,7 +421,7 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
         raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
     sources = _Sources()
     tables = [_read_table(sources, name) for name in files]
-    frame = combine_tables(tables, files) if tables else pd.DataFrame()
+    frame, members = combine_tables(tables, files) if tables else (pd.DataFrame(), [])
     for name, file_name in columns:
         values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
         if not tables and "line" not in frame:
@@ -422,8 +431,12 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
                 f"{shown(file_name)} has {len(values)} lines but the collection has {len(frame)} rows "
                 "(value files must be line-aligned with the puzzles)")
         series = pd.Series(values, index=frame.index, dtype=float)
+        # the value file as one more member, so that a later file giving the column again names it
+        member = pd.DataFrame({"line": range(1, len(values) + 1), "source": shown(file_name), name: series},
+                              index=frame.index)
         if name in frame:
-            _check_same(name, file_name, frame[name], series)
+            _check_same(name, frame[name], members, member)
+        members.append(member)
         frame[name] = series
     _check_clues(frame)
     value_columns = [c for c in frame.columns
@@ -434,7 +447,8 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
             raise StatsUsageError(f"--rating {name}: no such numeric column "
                                   f"(numeric columns: {', '.join(value_columns) or 'none'})")
     rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
-    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files])
+    collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files],
+                            _order_notes(members, columns))
     _check_something_to_count(collection, files + [f for _, f in columns])
     return collection
 
@@ -452,7 +466,8 @@ def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:
     return keys
 
 
-def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataFrame:
+def combine_tables(tables: list[pd.DataFrame],
+                   names: Sequence[str]) -> tuple[pd.DataFrame, list[pd.DataFrame]]:
     """One table from several inputs, by what they are to each other (issue 27: ``stats
     puzzles.txt rated.csv`` counted its 20 puzzles twice):
 
@@ -462,6 +477,10 @@ def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataF
       follow one another;
     * inputs that share some puzzles but not all are refused (:class:`StatsInputError`): neither
       reading is right.
+
+    Returns the table and the *members*: each input's table re-indexed by the rows of the result
+    its rows became (its own ``source`` and ``line`` kept), so that a message names where a value
+    came from, not the row of the first input it was joined to.
     """
     keys = [_puzzle_keys(table) for table in tables]
     groups: list[list[int]] = []  # indexes of tables with the same puzzles
@@ -484,32 +503,35 @@ def combine_tables(tables: list[pd.DataFrame], names: Sequence[str]) -> pd.DataF
                     f"{shown(names[group_a[0]])} and {shown(names[group_b[0]])} share {shared} puzzle"
                     f"{'s' if shared != 1 else ''} but not all ({len(one)} and {len(other)} rows): give the files of "
                     "one collection's columns (the same puzzles) or of its parts (no puzzle in common)")
-    return pd.concat([_join(tables, group, keys) for group in groups], ignore_index=True)
+    members: list[pd.DataFrame] = [pd.DataFrame()] * len(tables)
+    parts, offset = [], 0
+    for group in groups:
+        first = group[0]
+        index = {key: offset + row for row, key in enumerate(keys[first])} if len(group) > 1 else {}
+        for i in group:
+            rows = (range(offset, offset + len(tables[i])) if i == first else [index[key] for key in keys[i]])
+            members[i] = tables[i].set_axis(list(rows)).sort_index()
+        parts.append(_join([members[i] for i in group]))
+        offset += len(tables[first])
+    return pd.concat(parts, ignore_index=True), members  # the members' indexes are 0..N-1 too
 
 
-def _join(tables: list[pd.DataFrame], group: list[int], keys: list) -> pd.DataFrame:
-    """The tables of ``group`` (the same puzzles) as one, rows in the first table's order."""
-    frame = tables[group[0]].copy()
-    if len(group) == 1:
-        return frame
-    index = {key: row for row, key in enumerate(keys[group[0]])}
-    for i in group[1:]:
-        other = tables[i]
-        order = [index[key] for key in keys[i]]
-        aligned = other.set_axis(order).sort_index()
-        for column in aligned.columns:
+def _join(members: list[pd.DataFrame]) -> pd.DataFrame:
+    """Tables of the same puzzles, already indexed alike (the first one's order), as one."""
+    frame = members[0].copy()
+    for k, other in enumerate(members[1:], start=1):
+        for column in other.columns:
             if column in ("line", "source", "puzzle"):
                 continue
             if column not in frame:
-                frame[column] = aligned[column].values
+                frame[column] = other[column]
             elif column == "status":
-                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], aligned[column])]
+                frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], other[column])]
             elif column == "error":
-                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), aligned[column].values)
-            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(aligned[column]):
-                new = pd.Series(aligned[column].values, index=frame.index, dtype=float)
-                _check_same(column, str(other["source"].iloc[0]) if len(other) else "", frame[column], new)
-                frame[column] = frame[column].fillna(new)
+                frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), other[column])
+            elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(other[column]):
+                _check_same(column, frame[column], members[:k], other)
+                frame[column] = frame[column].fillna(other[column])
     return frame
 
 
@@ -560,10 +582,43 @@ def _check_something_to_count(collection: Collection, names: list[str]) -> None:
     raise StatsInputError(f"{where}: no puzzle to count ({detail})")
 
 
-def _check_same(name: str, path: str, old: pd.Series, new: pd.Series) -> None:
-    both = old.notna() & new.notna()
-    differ = both & (old != new)
+def _check_same(name: str, old: pd.Series, members: list[pd.DataFrame], new: pd.DataFrame) -> None:
+    """Raise StatsInputError when ``new`` (a member: an input or a value file) gives column ``name`` a
+    value other than ``old``, the one the ``members`` read before gave; the message names the file
+    and line of both values."""
+    values = new[name]
+    differ = old.notna() & values.notna() & (old != values)
     if differ.any():
-        row = int(differ.idxmax())
-        raise StatsInputError(f"{shown(path)} line {row + 1}: column {name} is given twice and differs "
-                              f"({old[row]:g} vs {new[row]:g})")
+        row = differ.idxmax()
+        raise StatsInputError(f"{_origin(members, name, row)} and {_where(new, row)}: column {name} differs "
+                              f"({old[row]:g} vs {values[row]:g})")
+
+
+def _where(member: pd.DataFrame, row: int) -> str:
+    return f"{member.at[row, 'source']} line {int(member.at[row, 'line'])}"
+
+
+def _origin(members: list[pd.DataFrame], name: str, row: int) -> str:
+    """Where the value of column ``name`` in ``row`` came from: the first member that has one there
+    (joining keeps the first value, filling only what is missing)."""
+    for member in members:
+        if name in member and row in member.index and pd.notna(member.at[row, name]):
+            return _where(member, row)
+    return "an input"  # not reached: a value always comes from a member
+
+
+def _order_notes(members: list[pd.DataFrame], columns: Sequence[tuple[str, str]]) -> list[str]:
+    """Notes for value files read beside inputs joined in different orders: line k of a value file is
+    row k of the collection, that is the k-th puzzle of the first of the joined inputs, and another
+    joined input that lists its puzzles in another order is one the user may have meant."""
+    if not columns:
+        return []
+    files = ", ".join(shown(path) for _, path in columns)
+    notes = []
+    for member in members:
+        # a member's own lines increase down its file: out of order here, it was reordered to join
+        if "line" in member and len(member) and not member["line"].is_monotonic_increasing:
+            first = next(m for m in members if m.index.equals(member.index))
+            notes.append(f"{files}: lines taken in the order of {first['source'].iloc[0]}, the first of the inputs "
+                         f"joined on the puzzle; {member['source'].iloc[0]} lists the same puzzles in another order")
+    return notes

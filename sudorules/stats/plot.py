@@ -135,9 +135,12 @@ def _draw_panel(axis, title: str, key: str, records: list[dict], count: int, wha
     if unbiased:
         axis.bar([p + shift for p in positions], real, width, label="unbiased (cf-weighted)", color="#dd8452")
     if log:
-        axis.set_yscale("log")
         smallest = min(v for v in raw + real if v > 0)
+        # the limits before the scale: set_yscale autoscaled to the bars, and a single level (raw
+        # 100 % beside unbiased 99.99999999999999 %) gave limits equal up to rounding, which made
+        # matplotlib warn on stderr ("Attempting to set identical low and high ylims")
         axis.set_ylim(bottom=smallest / 2.5, top=max(raw + real) * 2.5)
+        axis.set_yscale("log")
         axis.yaxis.set_major_formatter(_percent_formatter())
     else:
         axis.set_ylim(bottom=0, top=max(raw + real) * 1.12)

@@ -115,8 +115,9 @@ def _correlation_sections(report: dict) -> list[str]:
     for kind in ("raw", "unbiased"):
         if correlation.get(kind) is None:
             continue
+        # the report's None (an undefined r) is NaN once in a DataFrame: test for that, or it showed 'nan'
         frame = pd.DataFrame(correlation[kind], index=names, columns=names).map(
-            lambda v: "-" if v is None else f"{v:.4f}")
+            lambda v: "-" if pd.isna(v) else f"{v:.4f}")
         parts.append(f"Correlation ({kind}; Pearson, 003 §1.2"
                      + (", each puzzle weighted by cf(clues)" if kind == "unbiased" else "") + ")\n"
                      + frame.to_string())
