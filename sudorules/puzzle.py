@@ -360,6 +360,11 @@ def _validated(values: list[int]) -> "Puzzle":
     return puzzle
 
 
+def as_puzzle(puzzle: "Puzzle | str") -> "Puzzle":
+    """A :class:`Puzzle` from a puzzle or its text (PuzzleError naming the reason otherwise)."""
+    return puzzle if isinstance(puzzle, Puzzle) else Puzzle.from_string(puzzle)
+
+
 def parse_puzzle(text: str) -> "Puzzle":
     """Parse one puzzle given as a single line or as a multi-line grid; raise PuzzleError if invalid.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from ..enums import Theory
 from ..errors import InvalidPuzzleError
-from ..puzzle import Puzzle
+from ..puzzle import Puzzle, as_puzzle
 from .schedule import LEAN_BRAIDS_FROM
 
 if TYPE_CHECKING:
@@ -23,11 +23,6 @@ if TYPE_CHECKING:
     from ..resolution.steps import Resolution
 
 PuzzleLike = Union[Puzzle, str]
-
-
-def as_puzzle(puzzle: PuzzleLike) -> Puzzle:
-    """A :class:`Puzzle` from a puzzle or its text (PuzzleError naming the reason otherwise)."""
-    return puzzle if isinstance(puzzle, Puzzle) else Puzzle.from_string(puzzle)
 
 
 def unique_solution(puzzle: PuzzleLike) -> tuple[int, ...]:

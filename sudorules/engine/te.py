@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from .. import _trial
 from ..enums import Status
-from ..puzzle import Candidate, Puzzle
+from ..puzzle import Candidate, Puzzle, as_puzzle
 
 if TYPE_CHECKING:
     from ..resolution.steps import CspVariable, Step
@@ -120,8 +120,7 @@ def _run(puzzle: Puzzle, task: str, *, g: bool = False, depth_limit: int = MAX_D
     """One call of the engine.  ``search_cap``: the nodes a braid search may visit before the closure
     puts it off (te.c close_theory; 0 for the engine's own), for the tests that check the outcome does
     not depend on it.  ``upper``: task B's known upper bound (:func:`rate_braids`; 0: none)."""
-    from .solver import as_puzzle  # a puzzle's text is taken too (te.classify("...") failed on .masks)
-
+    # a puzzle's text is taken too (te.classify("...") failed on .masks)
     return _trial.te_run(as_puzzle(puzzle).masks(), task, g, depth_limit, length_limit,
                          None if solution is None else "".join(map(str, solution)), time_limit, trace, state,
                          search_cap, upper)
