@@ -116,9 +116,16 @@ def read_table(name: str) -> Table:
     if is_parquet(name, data):
         frame = parquet_strings(name, data)
         columns = [str(c) for c in frame.columns]
-        _check_header(name, 1, columns)
-        return Table(shown(name), columns, frame.values.tolist(), list(range(2, len(frame) + 2)))
+        check_header(name, 1, columns)
+        return Table(shown(name), columns, frame.values.tolist(), parquet_lines(len(frame)))
     return csv_table(name, table_text(name, data))
+
+
+def parquet_lines(rows: int) -> list[int]:
+    """The numbers messages give a Parquet file's rows: the lines they hold in the same output written
+    as CSV (its header line 1), as ``rate -o OUT.parquet``'s side file has them; ``select`` and
+    ``stats`` numbered them 2.. and 1.. before."""
+    return list(range(2, rows + 2))
 
 
 def table_text(name: str, data: bytes) -> str:
@@ -135,9 +142,24 @@ def table_text(name: str, data: bytes) -> str:
 def csv_table(name: str, text: str) -> Table:
     """A CSV text with a header line; blank lines are skipped; a row with another number of cells
     than the header is an error naming its line."""
+    columns, rows, lines, broken = csv_rows(name, text)
+    if broken:
+        index, cells = next(iter(broken.items()))
+        raise TableError(f"{shown(name)} line {lines[index]}: {cells} cells, the header has {len(columns)}")
+    if not columns:
+        raise TableError(f"{shown(name)}: empty (no header line)")
+    return Table(shown(name), columns, rows, lines)
+
+
+def csv_rows(name: str, text: str) -> tuple[list[str], list[list[str]], list[int], dict[int, int]]:
+    """The header, the rows (cells as our outputs wrote them: a formula-escaped ``'=...`` read back as
+    ``=...``), the line each row starts on, and the rows whose number of cells differs from the
+    header's (row index: its cell count; the row itself is then all empty): the one CSV reader of
+    ``select``, ``compare`` and ``stats`` (which rates such rows ``unreadable`` and goes on, where
+    ``select`` refuses the file).  Blank lines are skipped; a first line of one cell is no header."""
     reader = csv.reader(io.StringIO(text, newline=""))
     columns: list[str] = []
-    rows, lines = [], []
+    rows, lines, broken = [], [], {}
     start = 1
     try:
         for cells in reader:
@@ -149,22 +171,23 @@ def csv_table(name: str, text: str) -> Table:
                     raise TableError(f"{shown(name)} line {line}: {cells[0][:40]!r} is not the header of a CSV "
                                      "output (check, rate, classify, select); a puzzle file? rate or check it first")
                 columns = [c.strip() for c in cells]
-                _check_header(name, line, columns)
+                check_header(name, line, columns)
                 continue
             if len(cells) != len(columns):
-                raise TableError(f"{shown(name)} line {line}: {len(cells)} cells, the header has {len(columns)}")
+                broken[len(rows)] = len(cells)
+                cells = [""] * len(columns)
             rows.append([csv_text(cell) for cell in cells])  # '=... as our outputs write it: =...
             lines.append(line)
     except csv.Error as error:
         raise TableError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
-    if not columns:
-        raise TableError(f"{shown(name)}: empty (no header line)")
-    return Table(shown(name), columns, rows, lines)
+    return columns, rows, lines, broken
 
 
-def _check_header(name: str, line: int, columns: list[str]) -> None:
+def check_header(name: str, line: int, columns: list[str]) -> None:
+    """A column named twice in a header is an error (its cells could not be told apart); empty names
+    (a header's trailing commas) may repeat."""
     seen = set()
     for column in columns:
-        if column in seen:
+        if column and column in seen:
             raise TableError(f"{shown(name)} line {line}: column {column!r} appears twice in the header")
         seen.add(column)

@@ -48,17 +48,15 @@ and a ``ValueError``) with a one-line message naming the file (and line):
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..collection.table import TableError, cell_number, is_parquet, parquet_strings, read_bytes, shown, table_text
+from ..collection.table import (TableError, cell_number, check_header, csv_rows, is_parquet, parquet_lines,
+                                parquet_strings, read_bytes, shown, table_text)
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
-from ..output import csv_text
 from ..puzzle import is_puzzle_line
 from .columns import KNOWN_RATINGS
 from ..reader import TAIL, read_puzzles
@@ -235,28 +233,13 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
     """One of our CSV outputs as a table: text columns kept, numeric columns as floats.
 
     Blank lines are skipped and every row keeps the number of the line it starts on; a row whose
-    number of fields differs from the header's gets the status ``unreadable``."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header: Optional[list[str]] = None
-    rows, lines, broken = [], [], {}
-    previous = 0
+    number of fields differs from the header's gets the status ``unreadable`` (collection.table's
+    reader, as select's)."""
     try:
-        for fields in reader:
-            start, previous = previous + 1, reader.line_num
-            if not fields or (len(fields) == 1 and not fields[0].strip()):
-                continue
-            if header is None:
-                header = [f.strip() for f in fields]
-                _check_header(name, start, header)
-                continue
-            if len(fields) != len(header):
-                broken[len(rows)] = f"{len(fields)} fields, the header has {len(header)}"
-                fields = [""] * len(header)
-            rows.append([csv_text(cell) for cell in fields])  # '=... as our outputs write it: =...
-            lines.append(start)
-    except csv.Error as error:
-        raise StatsInputError(f"{shown(name)} line {reader.line_num}: not a readable CSV file ({error})") from None
-    if header is None:
+        header, rows, lines, broken = csv_rows(name, text)
+    except TableError as error:
+        raise StatsInputError(str(error)) from None
+    if not header:
         return pd.DataFrame({"line": [], "source": []})
     keep = [i for i, h in enumerate(header) if h]
     raw = pd.DataFrame([[row[i] for i in keep] for row in rows], columns=[header[i] for i in keep], dtype=object)
@@ -268,28 +251,20 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
             raw["status"] = ""
         if "error" not in raw:
             raw["error"] = ""
-        for index, reason in broken.items():
+        for index, cells in broken.items():
             raw.loc[index, "status"] = UNREADABLE
-            raw.loc[index, "error"] = reason
+            raw.loc[index, "error"] = f"{cells} fields, the header has {len(header)}"
     return _typed_table(name, raw, lines)
-
-
-def _check_header(name: str, line: int, header: list[str]) -> None:
-    seen = set()
-    for column in header:
-        if column and column in seen:
-            raise StatsInputError(f"{shown(name)} line {line}: column {column!r} appears twice in the header")
-        seen.add(column)
 
 
 def read_parquet_bytes(name: str, data: bytes) -> pd.DataFrame:
     """A Parquet output of ``sudorules rate`` (needs pyarrow, the ``parquet`` extra), read like a CSV."""
     try:
         raw = parquet_strings(name, data)
+        check_header(name, 1, [str(c) for c in raw.columns])
     except TableError as error:
         raise StatsInputError(str(error)) from None
-    _check_header(name, 1, [str(c) for c in raw.columns])
-    return _typed_table(name, raw, list(range(1, len(raw) + 1)))
+    return _typed_table(name, raw, parquet_lines(len(raw)))
 
 
 def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame:
