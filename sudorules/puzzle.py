@@ -82,6 +82,9 @@ UNITS: tuple[tuple[str, int, tuple[Cell, ...]], ...] = (
     + tuple(("block", i, block_cells(i)) for i in BLOCKS)
 )
 
+#: per cell, the cell and the indices in UNITS of its row, its column and its block
+_CELL_UNITS = tuple((cell, row_of(cell) - 1, 9 + column_of(cell) - 1, 18 + block_of(cell) - 1) for cell in CELLS)
+
 #: PEERS[cell]: the 20 other cells sharing a row, column or block with ``cell``.
 PEERS: tuple[frozenset[Cell], ...] = tuple(
     frozenset(
@@ -242,18 +245,30 @@ class Puzzle:
         return all(self._givens)
 
     def conflicts(self) -> list[str]:
-        """Reasons the puzzle is self-contradictory, e.g. ``digit 5 repeated in row 3`` or (pencilmark
-        puzzles) ``no candidate in r3c4``; empty if none."""
+        """Reasons the puzzle is self-contradictory, e.g. ``digit 5 repeated in row 3`` or ``no
+        candidate in r3c4`` (an empty cell whose row, column and block hold all nine digits, or a
+        pencilmark cell with no mark); empty if none."""
         reasons = []
+        used = []  # per unit, the digits given there (bit d - 1)
         for kind, index, cells in UNITS:
-            seen: set[int] = set()
+            seen = 0
             for cell in cells:
                 digit = self._givens[cell]
-                if digit and digit in seen:
-                    reasons.append(f"digit {digit} repeated in {kind} {index}")
-                seen.add(digit)
-        if self._marks is not None:
-            reasons += [f"no candidate in {cell_name(cell)}" for cell, m in enumerate(self._marks) if not m]
+                if digit:
+                    bit = 1 << (digit - 1)
+                    if seen & bit:
+                        reasons.append(f"digit {digit} repeated in {kind} {index}")
+                    seen |= bit
+            used.append(seen)
+        # a plain puzzle with such a cell has no solution, and `check` said nothing of it (README lists
+        # "a cell with no candidate" among the reasons a line is refused)
+        givens, marks = self._givens, self._marks
+        if marks is None:
+            reasons += [f"no candidate in {cell_name(cell)}" for cell, r, c, b in _CELL_UNITS
+                        if not givens[cell] and used[r] | used[c] | used[b] == 0x1FF]
+        else:
+            reasons += [f"no candidate in {cell_name(cell)}" for cell, r, c, b in _CELL_UNITS
+                        if not givens[cell] and not marks[cell] & ~(used[r] | used[c] | used[b])]
         return reasons
 
     def candidates(self) -> dict[Cell, frozenset[Digit]]:

@@ -316,3 +316,17 @@ def test_a_page_of_100_puzzles_is_small_and_opens_any_puzzle(tmp_path):
     ready = re.search(r'data-ready-ms="(\d+)"', dom)
     assert ready, "the viewer did not say it was ready"
     print(f"100 puzzles, {steps} steps, {size} bytes: viewer ready {ready.group(1)} ms after the request")
+
+
+def test_the_url_opens_a_puzzle_by_the_number_it_is_shown_with(w_paths, tmp_path):
+    """``solve FILE --html`` numbers puzzles as in the file (1 and 4 when lines 2-3 are invalid), and
+    ``#puzzle=4`` opened the first puzzle (it counted places on the page); the end names its number."""
+    page = tmp_path / "numbered.html"
+    page.write_text(path_html(w_paths, title="1 and 4", numbers=[1, 4]), encoding="utf-8")
+    dom = chromium(tmp_path, "--dump-dom", f"{page.as_uri()}#puzzle=4&step=end")
+    assert errors_of(dom) == ""
+    assert re.search(r'<span class="sr-number">4</span>', dom) and 'href="#puzzle=4"' in dom
+    assert f"PUZZLE 4 IS SOLVED. rating-type = W" in html.unescape(dom) and "W = 5" in dom
+    # a number no puzzle has: the first puzzle, as with no fragment
+    dom = chromium(tmp_path, "--dump-dom", f"{page.as_uri()}#puzzle=2&step=3")
+    assert errors_of(dom) == "" and re.search(r'<span class="sr-number">1</span>', dom)

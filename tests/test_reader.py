@@ -48,6 +48,10 @@ def test_each_bad_line_names_its_reason_and_reading_goes_on():
     assert "wrong length" in records[2].error and "80" in records[2].error
     assert "wrong length" in records[3].error
     assert records[4].error == "digit 1 repeated in row 1"
+    # an empty cell whose row, column and block hold all nine digits: refused as a pencilmark cell
+    # with no mark is (it was read as a puzzle, and check gave it 0 solutions and no error)
+    blocked, = list(read_puzzles(["12345678.........9" + "." * 63]))
+    assert blocked.puzzle is None and blocked.error == "no candidate in r1c9"
 
 
 def test_repeats_in_column_and_block_are_named():

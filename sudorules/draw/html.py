@@ -6,8 +6,8 @@ step drawn on it (:mod:`sudorules.draw.svg`), the step's text in SudoRules' nota
 slider, the arrow keys and a list of every step to jump to (its lines wrap: a long chain is never
 cut off on the right); the last position is the final grid with the rating.  With several puzzles,
 an index above the viewer lists them (puzzle, givens, rating, steps), and a click, the ``puzzle``
-buttons or the URL fragment ``#puzzle=2&step=12`` (or ``step=end``) opens one; the fragment follows
-the viewer.  Errors met by the script are written into ``<pre id="errors">`` (empty when all is
+buttons or the URL fragment ``#puzzle=2&step=12`` (or ``step=end``; the puzzle by the number it is
+shown with, its number in the file) opens one; the fragment follows the viewer.  Errors met by the script are written into ``<pre id="errors">`` (empty when all is
 well), so that a headless browser's ``--dump-dom`` tells whether the page ran cleanly; when the
 viewer is ready its root gets ``data-ready-ms``, the milliseconds since the page was asked for.
 
@@ -38,7 +38,7 @@ from xml.sax.saxutils import escape
 from ..errors import OutputError
 from ..output import open_output
 from ..puzzle import Puzzle
-from ..resolution.path import most_complex_rule
+from ..resolution.path import rating_line, solved_line
 from ..resolution.state import ResolutionState
 from ..resolution.steps import Resolution, Step
 from .svg import GRID_LINES, SvgParts, assemble, grid_parts, legend_svg, step_parts, svg_background, svg_open
@@ -75,20 +75,20 @@ def final_state(resolution: Resolution) -> ResolutionState:
     return state
 
 
-def _ending_text(resolution: Resolution, state: ResolutionState) -> str:
-    theory = str(resolution.theory)
+def _ending_text(resolution: Resolution, state: ResolutionState, number: int) -> str:
+    """The end's text, in the printed path's words (its numbered first line and its rating line)."""
     if resolution.status == "solved":
-        return (f"PUZZLE IS SOLVED. rating-type = {theory}, MOST COMPLEX RULE TRIED = "
-                f"{most_complex_rule(resolution)}\n{theory} = {resolution.rating}\nsolution: {resolution.solution}")
+        return f"{solved_line(resolution, number)}\n{rating_line(resolution)}\nsolution: {resolution.solution}"
     if resolution.status == "contradiction":
-        return f"PUZZLE HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
+        return f"PUZZLE {number} HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
     return (("TIME LIMIT REACHED. " if resolution.status == "timeout" else "")
-            + f"PUZZLE IS NOT SOLVED. {state.missing_values()} VALUES MISSING.")
+            + f"PUZZLE {number} IS NOT SOLVED. {state.missing_values()} VALUES MISSING.")
 
 
 def _summary(resolution: Resolution) -> str:
     theory = str(resolution.theory)
-    rating = f"{theory} = {resolution.rating}" if resolution.rating is not None else f"{theory}: {resolution.status}"
+    rating = (rating_line(resolution) if resolution.solved
+              else f"{theory}: {resolution.status}")
     count = len(resolution.steps)
     return f"{rating} \u00b7 {count} step{'' if count == 1 else 's'}"
 
@@ -116,15 +116,16 @@ def _changes(before: list[list[int]], after: list[list[int]]) -> list[list]:
     return [[cell, now] for cell, (was, now) in enumerate(zip(before, after)) if was != now]
 
 
-def _end_parts(resolution: Resolution) -> tuple[SvgParts, str]:
+def _end_parts(resolution: Resolution, number: int) -> tuple[SvgParts, str]:
     """The last position: the final grid (the solution, or the state where the theory stopped) and its text."""
     puzzle = puzzle_of(resolution)
     end = final_state(resolution)
     title = ("Solution" if resolution.status == "solved" else "Final resolution state") + f" of {puzzle}"
-    return grid_parts(end.values, end.candidates, givens=puzzle.givens, title=title), _ending_text(resolution, end)
+    return (grid_parts(end.values, end.candidates, givens=puzzle.givens, title=title),
+            _ending_text(resolution, end, number))
 
 
-def _path_data(resolution: Resolution, elements: _Elements) -> tuple[dict, SvgParts]:
+def _path_data(resolution: Resolution, elements: _Elements, shown: int) -> tuple[dict, SvgParts]:
     """One puzzle's path as the page's data (see the module docstring), and its first position's parts.
 
     ``start``: the 81 cells of the first position; per position (each step, then the end): ``x`` its
@@ -152,12 +153,12 @@ def _path_data(resolution: Resolution, elements: _Elements) -> tuple[dict, SvgPa
         parts = step_parts(state, step, givens=puzzle, number=number)
         first = first or parts
         add({"x": step.text(), "f": step.family, "r": step.rule, "l": step.length}, parts)
-    end, ending = _end_parts(resolution)
+    end, ending = _end_parts(resolution, shown)
     add({"t": escape(end.title), "x": ending, "f": "end", "r": "end",
          "l": resolution.rating if resolution.rating is not None else ""}, end)
     info = {"p": str(puzzle), "n": puzzle.clues, "th": str(resolution.theory), "st": str(resolution.status),
             "ra": "" if resolution.rating is None else resolution.rating, "s": _summary(resolution)}
-    return {**info, "start": start, "steps": records}, first or end
+    return {**info, "no": shown, "start": start, "steps": records}, first or end
 
 
 CSS = """
@@ -290,7 +291,7 @@ SCRIPT = r"""
       list.scrollTop = item.offsetTop - list.clientHeight / 2;
     if (page && updateHash) {
       try {
-        history.replaceState(null, "", "#puzzle=" + (viewer.index + 1) + "&step=" + label(position));
+        history.replaceState(null, "", "#puzzle=" + paths[viewer.index].no + "&step=" + label(position));
       } catch (e) { /* a browser refusing to change a file: URL keeps the old fragment */ }
     }
   }
@@ -336,8 +337,14 @@ SCRIPT = r"""
       if (kv[0]) query[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1] || "");
     });
     if (!("puzzle" in query) && !("step" in query)) return false;
-    var index = (parseInt(query.puzzle || "1", 10) || 1) - 1;
-    if (index < 0 || index >= paths.length) return false;
+    // the puzzle by the number it is shown with (its number in the file: 1 and 4 when lines 2-3 were
+    // invalid), not by its place on the page; no number given: the first
+    var index = 0;
+    if ("puzzle" in query) {
+      var wanted = parseInt(query.puzzle, 10);
+      for (index = 0; index < paths.length && paths[index].no !== wanted; index++) {}
+    }
+    if (index >= paths.length) return false;
     open(index);
     show(query.step === "end" ? viewer.count : parseInt(query.step || "1", 10) || 1, false);
     return true;
@@ -439,7 +446,7 @@ def _index(resolutions: Sequence[Resolution], numbers: Sequence[int]) -> str:
     if len(resolutions) < 2:
         return ""
     rows = "".join(
-        f'<tr data-open="{i}"><td>{shown}</td><td><a href="#puzzle={i}" data-open="{i}"><code>'
+        f'<tr data-open="{i}"><td>{shown}</td><td><a href="#puzzle={shown}" data-open="{i}"><code>'
         f"{escape(str(puzzle_of(r)))}</code></a></td><td>{puzzle_of(r).clues}</td>"
         f"<td>{escape(_summary(r))}</td></tr>" for i, (r, shown) in enumerate(zip(resolutions, numbers), start=1))
     return (f'<details class="sr-index" open><summary>{len(resolutions)} puzzles: click one to open it</summary>'
@@ -457,8 +464,7 @@ def _viewer(resolutions: Sequence[Resolution], root_id: str, size: float, page: 
     elements = _Elements()
     paths, first = [], None
     for resolution, shown in zip(resolutions, numbers):
-        path, parts = _path_data(resolution, elements)
-        path["no"] = shown
+        path, parts = _path_data(resolution, elements, shown)
         paths.append(path)
         first = first or (path, parts)
     path, parts = first
@@ -504,7 +510,7 @@ def path_html(resolutions: Union[Resolution, Sequence[Resolution]], *, title: st
     ``size`` is the width of the grid in pixels; ``numbers`` the puzzles' numbers as shown (1, 2, ...
     by default; ``sudorules solve`` shows a puzzle given alone as Puzzle 0, as its printed path
     does).  The page needs no server and no network.  Its URL fragment ``#puzzle=P&step=K`` (K a
-    step number from 1, or ``end``) opens step K of the P-th puzzle of the page."""
+    step number from 1, or ``end``) opens step K of the puzzle shown as number P."""
     if isinstance(resolutions, Resolution):
         resolutions = [resolutions]
     return (HTML_START.decode() + "\n"

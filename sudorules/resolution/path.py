@@ -86,16 +86,27 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
     yield from _ending(resolution, state, number)
 
 
-def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> Iterator[str]:
+def solved_line(resolution: Resolution, number: int = 0) -> str:
+    """``PUZZLE 1 IS SOLVED. rating-type = W, MOST COMPLEX RULE TRIED = W[2]`` (the path, the viewer)."""
+    return (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(resolution.theory)}, "
+            f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
+
+
+def rating_line(resolution: Resolution) -> str:
+    """The rating of a solved path under its rating-type's name (``W = 2``, ``Z+tW+SFin = 4``, the
+    name the line above gives it: the canonical theory name reordered and dropped parts, ``SFin+Z+tW``),
+    or why BxB (BxBB) does not apply to a puzzle of a lower T&E-depth."""
     theory = resolution.theory
+    if resolution.rating is None:  # BxB, BxBB: solved at a lower T&E-depth, where they do not apply
+        return f"{theory} does not apply: T&E-depth {resolution.te_depth} (no T&E(B_p, n) step)"
+    return f"{theory_spec(theory).rating_name or rating_type(theory)} = {resolution.rating}"
+
+
+def _ending(resolution: Resolution, state: ResolutionState, number: int = 0) -> Iterator[str]:
     if resolution.status == "solved":
-        yield (f"PUZZLE {number} IS SOLVED. rating-type = {rating_type(theory)}, "
-               f"MOST COMPLEX RULE TRIED = {most_complex_rule(resolution)}")
+        yield solved_line(resolution, number)
         yield format_grid([str(v) for v in state.values])
-        if resolution.rating is None:  # BxB, BxBB: solved at a lower T&E-depth, where they do not apply
-            yield f"{theory} does not apply: T&E-depth {resolution.te_depth} (no T&E(B_p, n) step)"
-        else:
-            yield f"{theory_spec(theory).rating_name or theory} = {resolution.rating}"
+        yield rating_line(resolution)
     elif resolution.status == "contradiction":
         yield f"PUZZLE {number} HAS NO SOLUTION : NO CANDIDATE FOR {resolution.contradiction}"
     else:
