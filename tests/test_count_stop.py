@@ -116,6 +116,10 @@ def test_cli_count_deadline_says_what_was_abandoned():
     assert re.search(r"1 sample in progress abandoned, \d+ complete samples? counted; dropping slow samples "
                      r"may bias the estimate low \(use --samples", result.stderr), result.stderr
     assert "# subsets method, size 39" in result.stdout
+    # with --samples as well, --minutes caps it, and the line does not advise --samples
+    capped = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "39", "--seed", "50", "--minutes", "0.01",
+                                       "--samples", "1000000", "--no-progress"])
+    assert capped.exit_code == 0 and "abandoned" in capped.stderr and "use --samples" not in capped.stderr
 
 
 @pytest.mark.parametrize("arguments,warned", [

@@ -82,7 +82,8 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
     if result.abandoned:
         click.echo(f"time limit: {plural(result.abandoned, 'sample')} in progress abandoned, "
                    f"{plural(result.samples, 'complete sample')} counted; dropping slow samples may bias "
-                   f"the estimate low (use --samples K for an exact sample count)", err=True)
+                   "the estimate low" + ("" if samples is not None else " (use --samples K for an exact sample count)"),
+                   err=True)
     elif result.samples == 0:
         click.echo("time limit: no sample completed", err=True)
 

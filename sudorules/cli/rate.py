@@ -130,8 +130,8 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     interruption (Ctrl-C, kill, even kill -9) rates only what is missing.  An output name ending
     in .parquet gives a Parquet file.
 
-    Columns: puzzle, clues, the requested ratings, status (solved, not-solved, timeout, memory,
-    crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
+    Columns: puzzle, clues, the requested ratings, status (solved, not-solved, beyond-te1: outside
+    T&E(1), so no whip or braid solves it, timeout, memory, crashed, invalid), seconds, tail (whatever followed the puzzle on its input line), error (the
     reason for invalid and failed rows; for a B or gB rating stopped by --time-limit, the lengths
     known not to solve it, and for gB its B as an upper bound).  A rating is empty unless its theory solved the puzzle.
     Exit status 1 when some row of the output is invalid or crashed, earlier rows of a resumed output too.
