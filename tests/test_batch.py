@@ -13,7 +13,9 @@ import pytest
 from sudorules.batch.runner import BatchError, RateOptions, rate_file
 
 
-NO_SOLUTION = ".23456789" + "." * 27 + "1" + "." * 44  # r1c1 can only be 1, but column 1 has a 1
+#: a W2 puzzle of the demo collection with r1c2 = 1 added, against its solution: no solution, though no
+#: digit repeats and no cell is left without a candidate (those are refused as the line is read)
+NO_SOLUTION = "71........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
 SEVERAL = "1" + "." * 80
 
 
