@@ -897,3 +897,28 @@ def test_formula_like_cells_are_quoted(tmp_path):
 
     frame = load_collection([str(tmp_path / "out.csv")]).frame
     assert list(frame["puzzle"]) == lines
+
+
+def test_a_signal_during_a_finalizer_still_interrupts():
+    """A SIGINT that came while a ``__del__`` ran (a multiprocessing Connection's, in a CI run of
+    test_sigint_during_start_up) raised Interrupted there, which Python prints as "Exception ignored"
+    and drops: the run went on to the end.  The handler now sends the signal again after the finalizer."""
+    code = """if True:
+        import os, signal, time
+        from sudorules.cli import install_signal_handlers
+        from sudorules.errors import Interrupted
+        install_signal_handlers()
+        class Finalized:
+            def __del__(self):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.01)
+        try:
+            item = Finalized()
+            del item
+            time.sleep(2)
+            print("not interrupted")
+        except Interrupted as stop:
+            print("interrupted", stop)
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "interrupted SIGINT" and "Exception ignored" not in done.stderr, done.stderr

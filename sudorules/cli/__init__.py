@@ -21,7 +21,25 @@ import click
 from ..errors import EXIT_INVALID, EXIT_SIGPIPE, DiskFullError, Interrupted, SudorulesError
 
 
-def _raise_interrupted(signum: int, _frame: Any) -> None:
+#: seconds after which a signal that came during a finalizer is sent again (see _raise_interrupted)
+RESEND_SECONDS = 0.05
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    """Raise :class:`Interrupted` where the main thread is, unless it is inside a finalizer
+    (``__del__``): Python prints an exception raised there as "Exception ignored in ..." with its
+    traceback, and goes on as if no signal had come (a SIGINT during start-up met a multiprocessing
+    Connection's ``__del__``: the run printed a traceback, then rated all 100 puzzles).  There the
+    signal is sent again a moment later, when the finalizer has returned."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            import threading
+
+            timer = threading.Timer(RESEND_SECONDS, os.kill, (os.getpid(), signum))
+            timer.daemon = True
+            timer.start()
+            return
+        frame = frame.f_back
     raise Interrupted(signum)
 
 
