@@ -208,13 +208,14 @@ def csv_line(cells: Sequence[str]) -> str:
 
 
 def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = (),
-                 kind: Optional[tuple[str, bytes]] = None) -> None:
+                 kind: Optional[tuple[str, bytes]] = None, locked_here: bool = False) -> None:
     """Refuse, before any work is done, an output that cannot be written: an empty name, a directory,
     a missing or unwritable directory, or one of ``inputs`` (``-``: the file standard input reads, if
     it is one; ``None`` inputs are skipped).  With ``kind`` (what the output is, and how such a file
     starts), also an existing file that is not of that kind: ``solve --html puzzles.txt`` replaced a
     puzzle file with a page."""
     if is_stdout(target):
+        _refuse_stdout_on_an_input(inputs)
         return
     name = str(target)
     if name == "":
@@ -231,6 +232,8 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: {error.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{name}: is a directory")
+    if info is not None and stat.S_ISREG(info.st_mode) and not locked_here:  # the caller's own lock (rate --retry)
+        _refuse_a_locked_file(os.path.realpath(name), name)  # before any work, and again when it is replaced
     if kind is not None and info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
         what, start = kind
         try:
@@ -249,6 +252,44 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: no such directory: {os.path.dirname(name) or '.'}")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise OutputError(f"{name}: permission denied (cannot create a file in {os.path.dirname(name) or '.'})")
+
+
+def _refuse_stdout_on_an_input(inputs: Iterable[Optional[PathLike]]) -> None:
+    """Standard output redirected onto an input (``rate in.txt >> in.txt``) is refused as ``-o in.txt``
+    is: every row written became input to be read again, and the file grew without end (637 MB in 10 s,
+    each invalid row quoting the row before)."""
+    try:
+        out = os.fstat(1)
+    except OSError:
+        return
+    if not stat.S_ISREG(out.st_mode):
+        return
+    for source in inputs:
+        if source is None or str(source) == "":
+            continue
+        try:
+            info = os.fstat(0) if str(source) == "-" else os.stat(source)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(info.st_mode) and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+            what = "standard input" if str(source) == "-" else source
+            raise OutputError(f"standard output is {what}, an input of this run; refusing to write there")
+
+
+def _refuse_a_locked_file(real: str, name: str) -> None:
+    """An existing output that a running ``rate`` or ``classify`` holds locked (OutputLock) is not
+    replaced: the run would go on appending its rows to the file renamed away, and report success
+    (``check -o`` over a rate run's output lost its 21,695 rows)."""
+    try:
+        fd = os.open(real, os.O_RDWR | O_BINARY)  # Windows locks (msvcrt) want it open for writing
+    except OSError:
+        return  # not ours to write (read-only, another user's): the replacement itself will say so
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode) and not lock(fd):
+            raise OutputError(f"{name}: is being written by another sudorules run (rate, classify): wait for "
+                              "it to end, or choose another output")
+    finally:
+        os.close(fd)  # the lock, if taken, goes with it
 
 
 def check_output_directory(directory: PathLike, inputs: Iterable[Optional[PathLike]] = (),
@@ -291,18 +332,19 @@ def check_output_directory(directory: PathLike, inputs: Iterable[Optional[PathLi
 
 @contextmanager
 def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Iterable[Optional[PathLike]] = (),
-                encoding: str = "utf-8", newline: Optional[str] = "") -> Iterator[IO]:
+                encoding: str = "utf-8", newline: Optional[str] = "", locked_here: bool = False) -> Iterator[IO]:
     """Open ``target`` for writing by the rules of this module; yield the stream.
 
     The body's data reaches a regular file only if the body ends without an exception; an
     ``OSError`` about the output (opening, writing, renaming) becomes an :class:`OutputError` naming
     ``target`` as given.  Standard output is flushed, not closed."""
     if is_stdout(target):
+        _refuse_stdout_on_an_input(inputs)
         stream = sys.stdout.buffer if binary else sys.stdout
         yield stream
         stream.flush()
         return
-    check_output(target, inputs)
+    check_output(target, inputs, locked_here=locked_here)
     name = str(target)
     mode = "wb" if binary else "w"
     text_args = {} if binary else {"encoding": encoding, "newline": newline}
@@ -322,6 +364,8 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
         info = None
     except OSError as error:
         raise OutputError(f"{name}: {error.strerror}") from None
+    if info is not None and not locked_here:  # again: another run may have taken it since the check
+        _refuse_a_locked_file(real, name)
     directory, base = os.path.split(real)
     _remove_stale_temporaries(directory, base)
     try:

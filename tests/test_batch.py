@@ -360,3 +360,25 @@ def test_a_resume_under_other_limits_says_which_rows_stopped_at_the_old_ones(tmp
                             "with --retry not-solved"]
     retried = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False, retry=("not-solved",)))
     assert retried.retried == stopped and retried.notes == []
+
+
+def test_a_retry_side_file_of_another_input_is_not_taken_for_this_one(tmp_path):
+    """A retry killed on one input left OUT.retry.csv; a later retry into a new output of that name
+    took its rows by index: every row replaced by another puzzle's, status 0.  Now they are checked
+    against the output's puzzles and tails, and a side file of another run is removed."""
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("\n".join(demo[:3]) + "\n")
+    second.write_text("\n".join(demo[3:6]) + "\n")
+    out = tmp_path / "out.csv"
+    rate_file(str(first), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    rows = out.read_text().splitlines()
+    (tmp_path / "out.csv.retry.csv").write_text(  # what a killed retry of first.txt left
+        "row," + rows[0] + "\n" + "".join(f"{i},{row}\n" for i, row in enumerate(rows[1:])))
+    out.unlink()
+    rate_file(str(second), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    out.write_text(out.read_text().replace(",solved,", ",timeout,"))
+    retried = rate_file(str(second), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=("timeout",)))
+    assert [row.split(",")[0] for row in out.read_text().splitlines()[1:]] == demo[3:6]
+    assert retried.retried == 3 and "left by a retry of another input" in retried.notes[0]
+    assert not (tmp_path / "out.csv.retry.csv").exists()

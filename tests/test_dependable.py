@@ -922,3 +922,45 @@ def test_a_signal_during_a_finalizer_still_interrupts():
     """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "interrupted SIGINT" and "Exception ignored" not in done.stderr, done.stderr
+
+
+def test_standard_output_onto_an_input_is_refused(tmp_path):
+    """``rate in.txt >> in.txt`` grew its input without end (637 MB in 10 s: each row read again as an
+    invalid line quoting the last); standard output is compared with the inputs as -o is."""
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    for command in (["check"], ["rate", "--jobs", "1"], ["canon"], ["solve"], ["stats"]):
+        with open(source, "a") as appended:
+            done = subprocess.run([sys.executable, "-m", "sudorules", command[0], str(source), *command[1:]],
+                                  stdout=appended, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert done.returncode == 2 and "standard output is" in done.stderr and "an input of this run" in done.stderr, \
+            (command, done.stderr)
+        assert source.read_text() == EASY + "\n"
+
+
+def test_an_output_a_running_rate_holds_is_not_replaced(tmp_path):
+    """``check -o live.csv`` while ``rate -o live.csv`` ran replaced the file; the rate run went on
+    appending its rows to the file renamed away and reported success.  The rate run's lock is now
+    seen by every command that writes an output."""
+    out = tmp_path / "live.csv"
+    out.write_text("puzzle,clues,W,status,seconds,tail,error\n")
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    holder = subprocess.Popen([sys.executable, "-c", "import os, sys, time\n"
+                               "from sudorules.oscompat import lock\n"
+                               f"fd = os.open({str(out)!r}, os.O_RDWR)\n"
+                               "print(lock(fd), flush=True)\n"
+                               "time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "True"
+        for command in (["check", str(source), "-o", str(out)], ["canon", str(source), "-o", str(out)],
+                        ["select", str(tmp_path / "rated.csv"), "-o", str(out)]):
+            if command[0] == "select":
+                (tmp_path / "rated.csv").write_text(out.read_text())
+            done = subprocess.run([sys.executable, "-m", "sudorules", *command], capture_output=True, text=True,
+                                  timeout=120)
+            assert done.returncode == 2 and "is being written by another sudorules run" in done.stderr, done.stderr
+        assert out.read_text() == "puzzle,clues,W,status,seconds,tail,error\n"
+    finally:
+        holder.kill()
+        holder.wait()

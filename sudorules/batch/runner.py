@@ -275,7 +275,18 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
     side = path + ".retry.csv"
     finished = ({int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
                 if wanted else {})
-    todo = [(index, record) for index, record in enumerate(_checked(records, done, _tail_at(columns)))
+    # A side file left by a killed retry of another input into an output of this name was taken for
+    # this one's, row by row (demo's 100 rows replaced by cb-001's, status 0): its rows must be for the
+    # output's puzzles, with their tails, else it is another run's and goes.
+    at = _tail_at(columns)
+    stale = [i for i, cells in finished.items()
+             if cells[0] != done[i][0] or (at is not None and cells[at] != done[i][at])]
+    if stale:
+        os.remove(side)
+        summary.notes.append(f"{side} was left by a retry of another input (its row {stale[0] + 1} "
+                             "is for another puzzle): removed, every row asked for is rated again")
+        finished = {}
+    todo = [(index, record) for index, record in enumerate(_checked(records, done, at))
             if index in wanted and index not in finished]
     if not wanted:
         if os.path.exists(side):
@@ -299,7 +310,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
     if not keep_locked:  # Windows renames no file that is open: the output is unlocked while it is rewritten
         lock.release()
     try:
-        with open_output(path) as handle:  # a temporary file, locked (open_output), renamed over the output
+        with open_output(path, locked_here=keep_locked) as handle:  # a temporary file, locked, renamed over it
             handle.write(csv_line(columns))
             handle.writelines(csv_line(row) for row in done)
             handle.flush()

@@ -84,6 +84,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
 
     records = records_from_argument(source)
     numbered = names_file(source)
+    if numbered:
+        check_output(None, inputs=[source])  # the paths printed onto the input file (solve in.txt >> in.txt)
     svg_files = r"puzzle-\d+/step-\d+\.svg" if numbered else r"step-\d+\.svg"
     if svg_output is not None:  # every problem of the directory said before any work
         check_output_directory(svg_output, inputs=[source], subdirectory=r"puzzle-\d+" if numbered else "",

@@ -87,6 +87,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
 
     pairs = [parse_column_option(text) for text in columns]
     inputs = list(files) + [path for _, path in pairs]
+    from ..output import check_output
+
+    check_output(None, inputs=inputs)  # the report printed onto an input (stats in.csv >> in.csv)
     if plot is not None:
         from ..stats.plot import check_plot_target  # matplotlib itself only when drawing
         check_plot_target(plot, inputs)  # a bad type or an unwritable path fails before any work
