@@ -143,6 +143,33 @@ def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
     assert not Path(str(out) + ".partial.csv").exists()
 
 
+def test_a_parquet_output_resumes_from_a_partial_csv_made_whole_and_refuses_what_is_no_parquet(tmp_path):
+    """Resuming a finished Parquet output wrote its CSV side file in place, unlocked: a second run
+    started within milliseconds truncated it under the first (duplicated rows, status 0), and a kill
+    left a cut CSV taken for rows done.  It is now made aside and linked in place whole; a run
+    killed then leaves only its own file, removed by the next run.  A file that is no Parquet is
+    refused in one line (an internal ArrowInvalid before)."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    from sudorules.batch.runner import BatchError
+
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    source, out = tmp_path / "in.txt", tmp_path / "out.parquet"
+    source.write_text("\n".join(demo[:4]) + "\n")
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    dead = tmp_path / "out.parquet.partial.csv.pid999999999"  # a killed run's, half written
+    dead.write_text("puzzle,clues\n")
+    source.write_text("\n".join(demo[:6]) + "\n")
+    summary = rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    assert (summary.rated, summary.skipped) == (2, 4) and list(pd.read_parquet(out)["puzzle"]) == demo[:6]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "out.parquet"]
+    other = tmp_path / "notes.parquet"
+    other.write_text("hello\n")
+    with pytest.raises(BatchError, match="is not a readable Parquet file"):
+        rate_file(str(source), str(other), RateOptions(ratings=("W",), jobs=1, progress=False))
+    assert other.read_text() == "hello\n"
+
+
 def test_dask_cluster_gives_the_local_output(cb001, tmp_path):
     distributed = pytest.importorskip("distributed")
     puzzles = _published(cb001, 3, 12)
