@@ -205,6 +205,9 @@ def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path)
     (inside / f"W-{levels[-1]}.csv").write_bytes(source.read_bytes())
     refused = run(["select", inside / f"W-{levels[-1]}.csv", "--split-by", "W", "-o", inside], code=2)
     assert "is an input of this run" in refused.stderr and [p.name for p in inside.iterdir()] == [f"W-{levels[-1]}.csv"]
+    # a second split into the same directory with fewer levels: the files it did not write are named
+    again = run(["select", source, "--where", f"W == {levels[0]}", "--split-by", "W", "-o", tmp_path / "by-w"])
+    assert f"note: {tmp_path / 'by-w'} also holds" in again.stderr and f"W-{levels[-1]}.csv" in again.stderr
 
 
 @pytest.mark.parametrize("args, words", [

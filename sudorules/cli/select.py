@@ -8,7 +8,7 @@ from typing import Optional
 import click
 
 from ..collection.expression import where
-from ..collection.select import Writer, selected, write_split
+from ..collection.select import Writer, file_part, selected, write_split
 from ..collection.table import read_table
 from ..collection.template import row_template
 from ..errors import OptionError
@@ -61,3 +61,11 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
     click.echo(f"selected {len(chosen)} of {len(table.rows)} rows into {len(files)} file"
                f"{'' if len(files) == 1 else 's'} in {output}: "
                + ", ".join(f"{path.name} ({rows})" for path, rows in files), err=True)
+    # files of an earlier split stay (a directory is not emptied): say so, they are not this run's levels
+    written = {path.name for path, _ in files}
+    suffix = files[0][0].suffix if files else ""
+    earlier = sorted(path.name for path in files[0][0].parent.glob(f"{file_part(split_by)}-*{suffix}")
+                     if path.name not in written) if files else []
+    if earlier:
+        click.echo(f"note: {output} also holds {', '.join(earlier[:5])}{', ...' if len(earlier) > 5 else ''}, "
+                   "from an earlier run, not this one's levels", err=True)
