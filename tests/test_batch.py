@@ -409,3 +409,17 @@ def test_a_retry_side_file_of_another_input_is_not_taken_for_this_one(tmp_path):
     assert [row.split(",")[0] for row in out.read_text().splitlines()[1:]] == demo[3:6]
     assert retried.retried == 3 and "left by a retry of another input" in retried.notes[0]
     assert not (tmp_path / "out.csv.retry.csv").exists()
+
+
+def test_a_retry_whose_side_file_name_is_too_long_says_so(tmp_path):
+    """``--retry`` with a -o name of 250 characters: its side file's name (".retry.csv" more) was an
+    internal error (OSError: File name too long)."""
+    from sudorules.batch.runner import BatchError
+
+    source = tmp_path / "in.txt"
+    source.write_text("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91.........\n")
+    out = tmp_path / ("x" * 246 + ".csv")
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    out.write_text(out.read_text().replace(",solved,", ",timeout,"))
+    with pytest.raises(BatchError, match="the side file of --retry"):
+        rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=("timeout",)))

@@ -85,7 +85,7 @@ class OutputLock:
             raise
         if not taken:
             os.close(fd)
-            raise BatchError(f"{self.path} is being written by another 'sudorules rate' run: wait for it "
+            raise BatchError(f"{self.path} is being written by another sudorules rate or classify run: wait for it "
                              "to end, or choose another -o")
         self.fd = fd
         return self
@@ -139,7 +139,7 @@ def completed_rows(path: str, columns: Sequence[str]) -> list[list[str]]:
         if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
             raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
                              "use another output file or the same ratings (rate --rating, classify --g) as before")
-        raise BatchError(f"{path} is not an output of 'sudorules rate' (its first line is {first[:60]!r}): "
+        raise BatchError(f"{path} is not an output of sudorules rate or classify (its first line is {first[:60]!r}): "
                          "use another output file, or remove this one")
     if not data.endswith(b"\n"):
         keep = data.rfind(b"\n") + 1
@@ -149,7 +149,7 @@ def completed_rows(path: str, columns: Sequence[str]) -> list[list[str]]:
     try:
         rows = [[csv_text(cell) for cell in row] for row in csv.reader(io.StringIO(data.decode("utf-8"), newline=""))]
     except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
-        raise BatchError(f"{path} is not a CSV written by 'sudorules rate' ({error}): use another output "
+        raise BatchError(f"{path} is not a CSV written by sudorules rate or classify ({error}): use another output "
                          "file, or remove this one") from None
     return rows[1:]
 
@@ -292,7 +292,10 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
         if os.path.exists(side):
             os.remove(side)
         return
-    fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
+    try:
+        fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
+    except OSError as error:  # a name the file system refuses once ".retry.csv" is added (too long)
+        raise BatchError(f"{side}: {error.strerror or error} (the side file of --retry): use a shorter -o name") from None
     try:
         if os.fstat(fd).st_size == 0:
             write_all(fd, csv_line(["row", *columns]).encode(), side, cut_back=True)

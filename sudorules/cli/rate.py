@@ -15,6 +15,7 @@ from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
 from ..reader import looks_like_puzzle, names_file
+from ..output import is_stream
 from . import main
 from ..options import MAX_LENGTH_RANGE
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
@@ -164,7 +165,8 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
         done = getattr(stop, "summary", None)
         if done is not None:
             of = f" of {done.total}" if done.total else ""
-            again = ("; run the same command again to resume" if output not in (None, "-") else "")
+            again = ("; run the same command again to resume" if output not in (None, "-") and not is_stream(output)
+                     else "")  # a FIFO or a device holds nothing to resume from
             click.echo(f"interrupted after {done.rows}{of} rows{again}", err=True)
         else:
             click.echo("interrupted", err=True)
