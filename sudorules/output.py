@@ -232,6 +232,14 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: {error.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{name}: is a directory")
+    if info is not None and stat.S_ISREG(info.st_mode) and not _is_stream_name(name):  # -o /dev/stdout: written there
+        try:
+            out = os.fstat(1)
+        except OSError:
+            out = None
+        if out is not None and (out.st_dev, out.st_ino) == (info.st_dev, info.st_ino):
+            # solve --html two.html > two.html: the page renamed over the file the paths went to
+            raise OutputError(f"{name}: is also standard output (redirected there); give them different files")
     if info is not None and stat.S_ISREG(info.st_mode) and not locked_here:  # the caller's own lock (rate --retry)
         _refuse_a_locked_file(os.path.realpath(name), name)  # before any work, and again when it is replaced
     if kind is not None and info is not None and stat.S_ISREG(info.st_mode) and info.st_size:

@@ -964,3 +964,19 @@ def test_an_output_a_running_rate_holds_is_not_replaced(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_an_output_that_is_also_standard_output_is_refused(tmp_path):
+    """``solve --html two.html > two.html`` printed every path into the file, then renamed the page
+    over it: the paths were lost, status 0.  ``-o /dev/stdout`` redirected to a file still works."""
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    page = tmp_path / "two.html"
+    with open(page, "w") as redirected:
+        done = subprocess.run([sys.executable, "-m", "sudorules", "solve", str(source), "--html", str(page)],
+                              stdout=redirected, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2 and "is also standard output" in done.stderr, done.stderr
+    with open(tmp_path / "rows.csv", "w") as redirected:
+        done = subprocess.run([sys.executable, "-m", "sudorules", "check", str(source), "-o", "/dev/stdout"],
+                              stdout=redirected, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0 and (tmp_path / "rows.csv").read_text().startswith("puzzle,clues,")
