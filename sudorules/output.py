@@ -233,15 +233,11 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"{name}: is a directory")
     if info is not None and stat.S_ISREG(info.st_mode) and not _is_stream_name(name):  # -o /dev/stdout: written there
-        try:
-            out = os.fstat(1)
-        except OSError:
-            out = None
-        if out is not None and (out.st_dev, out.st_ino) == (info.st_dev, info.st_ino):
+        if (info.st_dev, info.st_ino) == _stdout_file():
             # solve --html two.html > two.html: the page renamed over the file the paths went to
             raise OutputError(f"{name}: is also standard output (redirected there); give them different files")
     if info is not None and stat.S_ISREG(info.st_mode) and not locked_here:  # the caller's own lock (rate --retry)
-        _refuse_a_locked_file(os.path.realpath(name), name)  # before any work, and again when it is replaced
+        _refuse_a_locked_file(os.path.realpath(name), name)
     if kind is not None and info is not None and stat.S_ISREG(info.st_mode) and info.st_size:
         what, start = kind
         try:
@@ -262,15 +258,21 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: permission denied (cannot create a file in {os.path.dirname(name) or '.'})")
 
 
+def _stdout_file() -> Optional[tuple[int, int]]:
+    """``(device, inode)`` of the regular file standard output is redirected to, else None."""
+    try:
+        out = os.fstat(1)
+    except OSError:
+        return None
+    return (out.st_dev, out.st_ino) if stat.S_ISREG(out.st_mode) else None
+
+
 def _refuse_stdout_on_an_input(inputs: Iterable[Optional[PathLike]]) -> None:
     """Standard output redirected onto an input (``rate in.txt >> in.txt``) is refused as ``-o in.txt``
     is: every row written became input to be read again, and the file grew without end (637 MB in 10 s,
     each invalid row quoting the row before)."""
-    try:
-        out = os.fstat(1)
-    except OSError:
-        return
-    if not stat.S_ISREG(out.st_mode):
+    out = _stdout_file()
+    if out is None:
         return
     for source in inputs:
         if source is None or str(source) == "":
@@ -279,7 +281,7 @@ def _refuse_stdout_on_an_input(inputs: Iterable[Optional[PathLike]]) -> None:
             info = os.fstat(0) if str(source) == "-" else os.stat(source)
         except (OSError, ValueError):
             continue
-        if stat.S_ISREG(info.st_mode) and (info.st_dev, info.st_ino) == (out.st_dev, out.st_ino):
+        if (info.st_dev, info.st_ino) == out:
             what = "standard input" if str(source) == "-" else source
             raise OutputError(f"standard output is {what}, an input of this run; refusing to write there")
 
@@ -372,8 +374,6 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
         info = None
     except OSError as error:
         raise OutputError(f"{name}: {error.strerror}") from None
-    if info is not None and not locked_here:  # again: another run may have taken it since the check
-        _refuse_a_locked_file(real, name)
     directory, base = os.path.split(real)
     _remove_stale_temporaries(directory, base)
     try:
