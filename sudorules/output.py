@@ -119,9 +119,27 @@ def _same_file(a: str, b: PathLike) -> bool:
 # --- locks and temporary files (oscompat.lock: the system drops the lock with the process) ---------
 
 
+def _temporary_prefix(base: str) -> str:
+    """How the temporary files of target ``base`` begin: ``.BASE.``, then mkstemp's 8 characters and
+    ``.tmp``.  A name too long for that (over 241 bytes of the usual 255: ``rate`` wrote to a name
+    that ``check -o`` and ``canon -o`` refused) keeps its first 160 bytes and a digest of the whole."""
+    if len(os.fsencode(base)) <= _NAME_MAX - 14:
+        return f".{base}."
+    import hashlib
+
+    short = base
+    while len(os.fsencode(short)) > 160:  # whole characters, not a UTF-8 sequence cut in two
+        short = short[:-1]
+    return f".{short}~{hashlib.sha1(os.fsencode(base)).hexdigest()[:12]}."
+
+
+#: the longest file name most file systems take, in bytes (ext4, XFS, tmpfs, NTFS in UTF-16 units)
+_NAME_MAX = 255
+
+
 def _remove_stale_temporaries(directory: str, base: str) -> None:
     """Remove the temporary files of ``base`` that no live run holds (their run was killed)."""
-    prefix, suffix = f".{base}.", ".tmp"
+    prefix, suffix = _temporary_prefix(base), ".tmp"
     try:
         names = [n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(suffix)
                  and len(n) == len(prefix) + 8 + len(suffix)]  # mkstemp's 8 random characters
@@ -151,7 +169,7 @@ def _locked_temporary(directory: str, base: str) -> tuple[int, str]:
     while True:
         import tempfile  # only where a file is replaced: not at every start-up
 
-        fd, path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+        fd, path = tempfile.mkstemp(prefix=_temporary_prefix(base), suffix=".tmp", dir=directory)
         lock(fd, wait=True)
         if os.fstat(fd).st_nlink > 0:
             return fd, path
@@ -289,10 +307,16 @@ def _refuse_stdout_on_an_input(inputs: Iterable[Optional[PathLike]]) -> None:
 def _refuse_a_locked_file(real: str, name: str) -> None:
     """An existing output that a running ``rate`` or ``classify`` holds locked (OutputLock) is not
     replaced: the run would go on appending its rows to the file renamed away, and report success
-    (``check -o`` over a rate run's output lost its 21,695 rows)."""
+    (``check -o`` over a rate run's output lost its 21,695 rows).  Nor is one the system will not let
+    anybody replace (immutable, append-only)."""
     try:
         fd = os.open(real, os.O_RDWR | O_BINARY)  # Windows locks (msvcrt) want it open for writing
-    except OSError:
+    except OSError as error:
+        if error.errno == errno.EPERM:
+            # immutable or append-only (chattr +i, +a; BSD's schg): nothing may rename over it either,
+            # and check -o found that out only after all its work
+            raise OutputError(f"{name}: cannot be replaced (operation not permitted: an immutable or "
+                              "append-only file?)") from None
         return  # not ours to write (read-only, another user's): the replacement itself will say so
     try:
         if stat.S_ISREG(os.fstat(fd).st_mode) and not lock(fd):

@@ -168,6 +168,9 @@ def test_a_parquet_output_resumes_from_a_partial_csv_made_whole_and_refuses_what
     with pytest.raises(BatchError, match="is not a readable Parquet file"):
         rate_file(str(source), str(other), RateOptions(ratings=("W",), jobs=1, progress=False))
     assert other.read_text() == "hello\n"
+    with pytest.raises(BatchError, match=r"out\.parquet has columns puzzle,clues,W,"):  # not its side CSV's name
+        rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt", "notes.parquet", "out.parquet"]
 
 
 def test_dask_cluster_gives_the_local_output(cb001, tmp_path):

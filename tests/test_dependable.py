@@ -980,3 +980,54 @@ def test_an_output_that_is_also_standard_output_is_refused(tmp_path):
         done = subprocess.run([sys.executable, "-m", "sudorules", "check", str(source), "-o", "/dev/stdout"],
                               stdout=redirected, stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 0 and (tmp_path / "rows.csv").read_text().startswith("puzzle,clues,")
+
+
+def _immutable(path: Path, on: bool) -> bool:
+    """Set or clear the immutable attribute (chattr +i: root, and a file system that has it)."""
+    if not IS_ROOT or shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True).returncode == 0
+
+
+def test_an_immutable_output_is_refused_before_the_work(tmp_path):
+    """``check -o`` onto an immutable file did all its work, then failed at the rename: refused up front
+    now, with the file as it was."""
+    out = tmp_path / "kept.csv"
+    out.write_text("kept\n")
+    if not _immutable(out, True):
+        pytest.skip("needs root and chattr on a file system with the immutable attribute")
+    try:
+        for args in (["check", str(DEMO), "-o", str(out)], ["select", str(DEMO), "-o", str(out)]):
+            result = run(args, tmp_path)
+            assert_error(result, 2, "kept.csv", "cannot be replaced")
+    finally:
+        _immutable(out, False)
+    assert out.read_text() == "kept\n"
+
+
+def test_a_name_too_long_for_a_temporary_beside_it_is_written(tmp_path):
+    """A 249-character output name: ``rate -o`` wrote it, ``check -o`` and ``canon -o`` refused it after
+    their work (their temporary file, the name and 14 more characters, was too long to make)."""
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    for command, name in (("check", "c" * 245 + ".csv"), ("canon", "é" * 122 + ".txt")):
+        result = run([command, str(source), "-o", name], tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert (tmp_path / name).read_text().count("\n") >= 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_solve_svg_says_which_drawings_are_an_earlier_runs(tmp_path):
+    """``solve --svg DIR`` does not empty DIR: a longer path drawn there before left its last steps,
+    which read as this path's.  They stay, and a note names them."""
+    folder = tmp_path / "steps"
+    folder.mkdir()
+    (folder / "step-900.svg").write_text("<svg/>\n")
+    (folder / "notes.txt").write_text("mine\n")
+    result = run(["solve", EASY, "--svg", str(folder)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "also holds step-900.svg, from an earlier run" in result.stderr
+    assert "notes.txt" not in result.stderr and (folder / "step-900.svg").exists()
+    assert (folder / "step-001.svg").exists()
+    again = run(["solve", EASY, "--svg", str(folder / "new")], tmp_path)
+    assert again.returncode == 0 and "note:" not in again.stderr, again.stderr

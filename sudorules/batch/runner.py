@@ -506,8 +506,9 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     import pandas as pd
 
     partial = output + ".partial.csv"
-    if os.path.exists(output) and not os.path.exists(partial):
-        _partial_from_parquet(output, partial)  # resume from a finished file
+    if os.path.exists(output) and not os.path.exists(partial):  # resume from a finished file
+        _partial_from_parquet(output, partial, [header(options.ratings, options.canonical, tail)
+                                                for tail in (True, False)])
     summary = rate_file(source, partial, options)
     table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
                         keep_default_na=False)
@@ -522,12 +523,14 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     return summary
 
 
-def _partial_from_parquet(output: str, partial: str) -> None:
+def _partial_from_parquet(output: str, partial: str, headers: Sequence[Sequence[str]]) -> None:
     """The resumable CSV of a finished Parquet output, made under a name of this process's and put in
     place only if none is there yet (a hard link: atomic, and never over another's).  Written in place,
     a second run started within milliseconds truncated it while the first appended to it (a Parquet
     file of 36,656 rows for 21,695 puzzles, status 0), and a run killed while writing it left a cut
-    CSV that the next run took for rows already done."""
+    CSV that the next run took for rows already done.  A file whose columns are none of ``headers``
+    (another rating's) is refused first, by its own name: the CSV made from it was refused under its
+    name instead, and left behind."""
     import pandas as pd
 
     try:
@@ -535,6 +538,10 @@ def _partial_from_parquet(output: str, partial: str) -> None:
     except Exception as error:  # pyarrow raises many kinds (ArrowInvalid: no magic bytes...)
         raise BatchError(f"{output} exists and is not a readable Parquet file ({str(error).splitlines()[0]}): "
                          "use another output file, or remove this one") from None
+    if [list(columns) for columns in headers].count(list(table.columns)) == 0:
+        raise BatchError(f"{output} has columns {','.join(map(str, table.columns))}, expected "
+                         f"{','.join(headers[0])}: use another output file or the same ratings (rate --rating, "
+                         "classify --g) as before")
     directory = os.path.dirname(os.path.abspath(partial))
     for name in os.listdir(directory):  # those of killed runs
         base, _, pid = name.rpartition(".pid")

@@ -99,6 +99,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             _check_apart(html_output, svg_output, svg_files)
         check_output(html_output, inputs=[source], kind=("an HTML page", HTML_START))
     resolutions = []
+    drawn: list[Path] = []  # the directories of --svg drawings this run wrote
     if progress is None:
         progress = sys.stderr.isatty()
     where = {"at": "", "level": 0, "done": 0}  # "at": where messages say the puzzle is (below)
@@ -144,8 +145,9 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         if svg_output is not None:
             from ..draw import svg_steps
 
-            svg_steps(resolution, Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output),
-                      inputs=[source])
+            folder = Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output)
+            _note_earlier(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]))
+            drawn.append(folder)
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
             if not report.ok:
@@ -159,12 +161,29 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             status = max(status, EXIT_MEMORY)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
+    if svg_output is not None and numbered:
+        _note_earlier(Path(svg_output), r"puzzle-\d+", drawn)
     if html_output is not None and resolutions:
         from ..draw import write_path_html
 
         write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
                         title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
     raise click.exceptions.Exit(status)
+
+
+def _note_earlier(folder: Path, pattern: str, written: list[Path]) -> None:
+    """Say which entries of ``folder`` named like this run's drawings (``pattern``) it did not write:
+    a directory is not emptied, and an earlier, longer path's last steps read as this one's."""
+    import re
+
+    mine = {path.name for path in written}
+    try:
+        earlier = sorted(name for name in os.listdir(folder) if re.fullmatch(pattern, name) and name not in mine)
+    except OSError:
+        return
+    if earlier:
+        shown = ", ".join(earlier[:3]) + (f" and {len(earlier) - 3} more" if len(earlier) > 3 else "")
+        click.echo(f"note: {folder} also holds {shown}, from an earlier run, not drawn by this one", err=True)
 
 
 def _json_line(number: int, line: int, resolution: Resolution) -> None:
