@@ -142,6 +142,11 @@ def test_a_template_reads_a_row_dict_and_refuses_what_it_cannot_format():
     assert template.render({"puzzle": "123456789", "W": "7", "seconds": "0.26", "tail": "t"}) == "12345  7|0.3|{x}\tt"
     assert template.render({"puzzle": "1", "W": "", "seconds": "", "tail": None}) == "1   ||{x}\t"
     assert RowTemplate("{seconds:6.2f}|", ["seconds"]).render({"seconds": ""}) == "      |"  # padded as text
+    # no type letter: a number cell formats as a number (zeros on the left, a sign, grouping), as in
+    # Python and serate; {B:02} gave 40 for 4 (the text filled on its right); an empty cell is spaces
+    numbers = RowTemplate("{B:02}|{clues:03}|{B:+}|{clues:,}|{puzzle:.3}|{B:<3}|", ["B", "clues", "puzzle"])
+    assert numbers.render({"B": "4", "clues": "1250", "puzzle": "123456789"}) == "04|1250|+4|1,250|123|4  |"
+    assert numbers.render({"B": "", "clues": "25", "puzzle": "1.3"}) == "  |025||25|1.3|   |"
     for text, words in [("{X}", "unknown column 'X'"), ("{puzle}", "did you mean 'puzzle'"),
                         ("{W", "not closed"), ("W}", "closes no field"), ("{}", "empty field"),
                         ("{W:.2q}", "bad format spec"), ("no field", "names no column"),

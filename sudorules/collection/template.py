@@ -6,7 +6,8 @@ their own layout; here a template names the columns of the command's CSV output 
     --format '{puzzle} {W} {B} {tail}'
 
 A field may carry a format spec after a colon (``{W:>2}``: right-aligned on two characters,
-``{puzzle:.20}``: the first 20 characters, ``{seconds:.2f}``: the cell read as a number); ``{{`` and ``}}`` are literal braces, ``\\t`` a tab and
+``{puzzle:.20}``: the first 20 characters, ``{seconds:.2f}``: the cell read as a number, ``{B:02}``:
+a cell that is a number formatted as one, ``04``); ``{{`` and ``}}`` are literal braces, ``\\t`` a tab and
 ``\\\\`` a backslash.  Every field must name a column of the command's output: an unknown one (a typo,
 ``{SER}`` on a file that has none) is an :class:`~sudorules.errors.OptionError` naming it and the
 columns, raised when the template is made, before any work.  The template is parsed here, never
@@ -122,7 +123,12 @@ class RowTemplate:
             try:
                 format(_sample(spec), spec)
             except ValueError as error:
-                raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
+                try:  # no type letter: a cell may be a number ({B:+}, {clues:,}) or a text
+                    if _sample(spec) != "" or spec.endswith("s"):
+                        raise
+                    format(0, spec)
+                except ValueError:
+                    raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
         return _Field(name, spec)
 
 
@@ -140,18 +146,35 @@ def _sample(spec: str) -> object:
     return 0.0 if kind in _FLOAT_TYPES else 0 if kind in _INT_TYPES else ""
 
 
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _formatted(text: str, spec: str) -> str:
-    """The cell under its spec; a numeric spec reads the cell as a number, and a cell that is not
-    one (an empty rating) is padded as text to the spec's width."""
+    """The cell under its spec.  A numeric spec reads the cell as a number; so does a spec with no
+    type letter when the cell is one (``{B:02}`` gives ``04`` as in Python and serate: it gave
+    ``40``, the text padded on its right); a cell the spec cannot take (an empty rating under
+    ``{B:03d}``, a puzzle under ``{puzzle:+}``) is padded as text to the spec's width."""
     kind = _sample(spec)
-    if isinstance(kind, str):
-        return format(text, spec)
-    try:
+    number: Union[int, float, None] = None
+    if _NUMBER.fullmatch(text):
         number = float(text)
-        return format(int(number) if isinstance(kind, int) and number.is_integer() else number, spec)
+        if number.is_integer() and not isinstance(kind, float) and "." not in text and "e" not in text.lower():
+            number = int(text)
+    try:
+        if isinstance(kind, str):
+            if number is not None and not spec.endswith("s"):
+                try:
+                    return format(number, spec)
+                except ValueError:
+                    pass
+            if text:  # an empty cell is spaces, even under {B:02} (Python would fill it with zeros)
+                return format(text, spec)
+        if number is not None:
+            return format(int(number) if isinstance(kind, int) and float(number).is_integer() else number, spec)
     except (ValueError, OverflowError):
-        width = "".join(c for c in spec.split(".")[0] if c.isdigit()).lstrip("0")
-        return format(text, f">{width}") if width else text
+        pass
+    width = "".join(c for c in spec.split(".")[0] if c.isdigit()).lstrip("0")
+    return format(text, f">{width}") if width else text
 
 
 def row_template(text: Optional[str], columns: Sequence[str], option: str = "--format") -> Optional[RowTemplate]:
