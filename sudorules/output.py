@@ -310,7 +310,7 @@ def _refuse_a_locked_file(real: str, name: str) -> None:
     (``check -o`` over a rate run's output lost its 21,695 rows).  Nor is one the system will not let
     anybody replace (immutable, append-only)."""
     try:
-        fd = os.open(real, os.O_RDWR | O_BINARY)  # Windows locks (msvcrt) want it open for writing
+        held = _held_by_a_run(real)
     except OSError as error:
         if error.errno == errno.EPERM:
             # immutable or append-only (chattr +i, +a; BSD's schg): nothing may rename over it either,
@@ -318,12 +318,69 @@ def _refuse_a_locked_file(real: str, name: str) -> None:
             raise OutputError(f"{name}: cannot be replaced (operation not permitted: an immutable or "
                               "append-only file?)") from None
         return  # not ours to write (read-only, another user's): the replacement itself will say so
+    if held:
+        raise OutputError(f"{name}: is being written by another sudorules run (rate, classify): wait for "
+                          "it to end, or choose another output")
+
+
+def _held_by_a_run(real: str) -> bool:
+    """Does a running ``rate`` or ``classify`` hold the regular file ``real`` locked?  False when it
+    does not exist; an OSError when it cannot be opened for writing."""
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode) and not lock(fd):
-            raise OutputError(f"{name}: is being written by another sudorules run (rate, classify): wait for "
-                              "it to end, or choose another output")
+        fd = os.open(real, os.O_RDWR | O_BINARY)  # Windows locks (msvcrt) want it open for writing
+    except FileNotFoundError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and not lock(fd)
     finally:
         os.close(fd)  # the lock, if taken, goes with it
+
+
+def _identity(real: str) -> Optional[tuple[int, int, int, int]]:
+    """What tells whether a file changed while a run wrote its replacement: device, inode, size and
+    modification time; None when there is no file."""
+    try:
+        info = os.stat(real)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _changed_meanwhile(real: str, before: Optional[tuple[int, int, int, int]]) -> bool:
+    """Did another program write ``real`` since ``before`` was taken, or does a running ``rate`` hold
+    it now?  ``check -o y.csv`` started before ``rate -o y.csv`` renamed its result over the file the
+    rate run was appending to: 120,000 rated rows went with the old file, and both ended with status 0."""
+    if _identity(real) != before:
+        return True
+    try:
+        return _held_by_a_run(real)
+    except OSError:
+        return False
+
+
+def aside_name(path: str) -> str:
+    """A free name beside ``path`` for what this run could not put there: ``y.kept-PID.csv``, then
+    ``y.kept-PID-2.csv``...  (used where another program took the output from under the run)."""
+    root, extension = os.path.splitext(path)
+    for n in range(1, 1000):
+        kept = f"{root}.kept-{os.getpid()}{'' if n == 1 else f'-{n}'}{extension}"
+        if not os.path.lexists(kept):
+            return kept
+    raise OutputError(f"{path}: no free name beside it for this run's output")
+
+
+def _keep_aside(temporary: str, real: str) -> str:
+    """Give the finished ``temporary`` a name of its own beside ``real`` (:func:`aside_name`), never
+    over another file; the name."""
+    kept = aside_name(real)
+    try:
+        os.link(temporary, kept)
+        os.unlink(temporary)
+    except OSError:  # no hard links here (or the name was taken since): a plain rename
+        if os.path.lexists(kept):
+            raise
+        os.replace(temporary, kept)
+    return kept
 
 
 def check_output_directory(directory: PathLike, inputs: Iterable[Optional[PathLike]] = (),
@@ -399,6 +456,7 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
     except OSError as error:
         raise OutputError(f"{name}: {error.strerror}") from None
     directory, base = os.path.split(real)
+    before = _identity(real)
     _remove_stale_temporaries(directory, base)
     try:
         handle, temporary = _locked_temporary(directory, base)
@@ -415,6 +473,10 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
             yield stream
         if not renames_open_files():
             held = _closed(held)
+        if not locked_here and _changed_meanwhile(real, before):
+            kept = _keep_aside(temporary, real)
+            raise OutputError(f"{name}: another program wrote it while this run did (a rate or classify run, "
+                              f"or another run's output); not replaced: this run's output is in {kept}")
         os.replace(temporary, real)
     except OSError as error:
         held = _closed(held)  # before removing it (Windows cannot remove an open file)

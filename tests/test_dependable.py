@@ -1031,3 +1031,57 @@ def test_solve_svg_says_which_drawings_are_an_earlier_runs(tmp_path):
     assert (folder / "step-001.svg").exists()
     again = run(["solve", EASY, "--svg", str(folder / "new")], tmp_path)
     assert again.returncode == 0 and "note:" not in again.stderr, again.stderr
+
+
+def test_an_output_another_run_wrote_meanwhile_is_not_replaced(tmp_path):
+    """``check b60k.txt -o y.csv`` started, then ``rate b120k.txt -o y.csv``: check renamed its result
+    over the file rate was appending to, and the 120,000 rated rows went with it, both runs status 0.
+    A writer now looks again before its rename: a file written meanwhile, or held by a running rate,
+    is left alone, and its own output is kept beside it under a name of its own."""
+    from sudorules.batch.runner import OutputLock
+    from sudorules.errors import OutputError
+    from sudorules.output import open_output
+
+    target = tmp_path / "y.csv"
+    with pytest.raises(OutputError, match="another program wrote it") as caught:
+        with open_output(str(target)) as stream:
+            stream.write("mine\n")
+            target.write_text("theirs\n")  # what a rate run starting now would do
+    assert target.read_text() == "theirs\n"
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("y.kept-")]
+    assert len(kept) == 1 and kept[0].read_text() == "mine\n" and kept[0].name in str(caught.value)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary left
+    with pytest.raises(OutputError, match="another program wrote it"):
+        with open_output(str(target)) as stream:
+            stream.write("again\n")
+            lock = OutputLock(str(target)).acquire()  # a rate run that began meanwhile, nothing written yet
+    lock.release()
+    assert target.read_text() == "theirs\n"
+    with open_output(str(target)) as stream:  # nobody else: replaced as always
+        stream.write("last\n")
+    assert target.read_text() == "last\n"
+
+
+def test_rate_whose_output_is_replaced_saves_its_rows_and_fails(tmp_path):
+    """Another program renaming a file over ``rate -o``'s output (``mv``, an editor) took the rows
+    with the old file, and rate ended with status 0.  It now notices, saves every row it wrote
+    beside the output, and ends with one line, status 2."""
+    source = tmp_path / "in.txt"
+    w11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."  # W 11: about 0.7 s
+    source.write_text((EASY + "\n") * 3 + (w11 + "\n") * 20)
+    out = tmp_path / "out.csv"
+    process = subprocess.Popen(CMD + ["rate", str(source), "--rating", "W", "--jobs", "1", "-o", str(out)],
+                               cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_text().count("\n") < 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    other = tmp_path / "other.csv"
+    other.write_text("not the rows\n")
+    os.replace(other, out)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 2 and "replaced or removed by another program" in err, err
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("out.kept-")]
+    assert len(kept) == 1 and kept[0].name in err
+    rows = list(csv.reader(io.StringIO(kept[0].read_text())))
+    assert rows[0][:3] == ["puzzle", "clues", "W"] and len(rows) >= 3
+    assert out.read_text() == "not the rows\n"

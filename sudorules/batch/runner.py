@@ -44,8 +44,8 @@ from ..extras import require
 from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_memory_mib, check_time_limit,
                        check_whole)
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
-from ..output import (check_output, csv_line, csv_text, is_parquet_name, is_stream, open_output, stream_descriptor,
-                      write_all)
+from ..output import (aside_name, check_output, csv_line, csv_text, is_parquet_name, is_stream, open_output,
+                      stream_descriptor, write_all)
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
@@ -459,13 +459,19 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                 summary.notes.append(other)
         summary.total = _count_records(source)
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
+        looked = time.monotonic()
         for row in rate(records):
             _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
                    else template.line(row.as_dict(ratings, options.canonical)), output, cut_back=lock is not None)
             summary.count(row)
+            if lock is not None and time.monotonic() - looked >= STILL_OURS_SECONDS:
+                _still_ours(lock, output)
+                looked = time.monotonic()
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(", ".join(f"{k} {v}" for k, v in summary.statuses.items()), refresh=False)
+        if lock is not None:
+            _still_ours(lock, output)
     except DiskFullError as error:
         kept = (f"; the {summary.rows} complete rows written are kept: free some space and run the same "
                 "command again to resume") if lock is not None else ""
@@ -483,6 +489,43 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
             lock.release()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+#: how often a run looks whether its output file is still the one it writes (a stat call)
+STILL_OURS_SECONDS = 1.0
+
+
+def _still_ours(lock: OutputLock, output: Optional[str]) -> None:
+    """Raise :class:`OutputError` if the output file is no longer the one this run appends to: another
+    program renamed a file over it or removed it (``mv``, an editor), and the rows went with the old
+    file while the run went on to status 0.  They are saved first, from the open file, beside the
+    output (``out.kept-PID.csv``)."""
+    path = lock.path
+    try:
+        here, ours = os.stat(path), os.fstat(lock.fd)
+        if (here.st_dev, here.st_ino) == (ours.st_dev, ours.st_ino):
+            return
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return  # cannot tell: go on
+    try:
+        kept = aside_name(path)
+        os.lseek(lock.fd, 0, os.SEEK_SET)
+        saved = os.open(kept, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_BINARY, 0o666)
+        try:
+            while True:
+                chunk = os.read(lock.fd, 1 << 20)
+                if not chunk:
+                    break
+                write_all(saved, chunk, kept)
+        finally:
+            os.close(saved)
+    except (OSError, SudorulesError) as error:
+        raise OutputError(f"{output or path} was replaced or removed by another program while this run wrote it, "
+                          f"and its rows could not be saved ({error})") from None
+    raise OutputError(f"{output or path} was replaced or removed by another program while this run wrote it; "
+                      f"the rows written are saved in {kept} (rename it to {path} to resume)")
 
 
 def _opened(opener: Callable, output: Optional[str]):
