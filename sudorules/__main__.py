@@ -24,9 +24,12 @@ def _stop_at_start_up(signum: int, _frame: Any) -> None:
 
 
 def guard_start_up() -> None:
-    """SIGINT / SIGTERM end the process at once with ``interrupted`` and 130 / 143, unless the
-    signal is ignored (a background job of a script ignores SIGINT: it stays ignored)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    """SIGINT / SIGTERM / SIGHUP end the process at once with ``interrupted`` and 130 / 143 / 129,
+    unless the signal is ignored (a background job of a script ignores SIGINT, ``nohup`` SIGHUP:
+    it stays ignored)."""
+    from .errors import STOP_SIGNALS  # signal and typing only: nothing heavy
+
+    for signum in STOP_SIGNALS:
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, _stop_at_start_up)
 

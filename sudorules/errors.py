@@ -3,7 +3,7 @@
 Every error a user can cause (a bad puzzle, a missing file, an output that cannot be written) is a
 :class:`SudorulesError` whose message is one line naming what the user gave and why it fails; the
 command line prints it as ``Error: <message>`` and exits with the error's :attr:`exit_code`, never
-with a traceback.  An interruption (SIGINT, SIGTERM) is :class:`Interrupted`, a ``BaseException``
+with a traceback.  An interruption (SIGINT, SIGTERM, SIGHUP) is :class:`Interrupted`, a ``BaseException``
 like ``KeyboardInterrupt`` so that no ``except Exception`` swallows it on its way out.
 """
 
@@ -21,6 +21,12 @@ EXIT_TIMEOUT = 4       #: solve: the time limit was reached
 EXIT_MEMORY = 5        #: solve: the memory limit was reached
 EXIT_SIGINT = 128 + signal.SIGINT    #: 130: interrupted (Ctrl-C)
 EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
+#: the signals that stop a run as Ctrl-C does, each with status 128 + its number: SIGINT, SIGTERM and,
+#: where there is one, SIGHUP (129: the terminal closed, an ssh connection dropped), which killed
+#: `generate -o` with the puzzles it had made, `count` with its samples, and left `check -o`'s
+#: temporary file of megabytes behind
+STOP_SIGNALS: tuple[int, ...] = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
+                                      if s is not None)
 #: 141: standard output was closed by its reader (``| head``): the output was cut, nothing failed;
 #: the status a shell shows for a program killed by SIGPIPE (13 on every POSIX system; Windows has
 #: no SIGPIPE, and a closed stdout ends the run with the same status there)
@@ -105,7 +111,8 @@ class EngineError(SudorulesError):
 
 
 class Interrupted(BaseException):
-    """The run was stopped by a signal: SIGINT (exit status 130) or SIGTERM (143)."""
+    """The run was stopped by a signal of :data:`STOP_SIGNALS`: SIGINT (exit status 130), SIGTERM (143),
+    SIGHUP (129)."""
 
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)

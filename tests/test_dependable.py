@@ -1085,3 +1085,78 @@ def test_rate_whose_output_is_replaced_saves_its_rows_and_fails(tmp_path):
     rows = list(csv.reader(io.StringIO(kept[0].read_text())))
     assert rows[0][:3] == ["puzzle", "clues", "W"] and len(rows) >= 3
     assert out.read_text() == "not the rows\n"
+
+
+def _with_closed(fd: int, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """``sudorules ARGS`` started with descriptor ``fd`` closed (``<&-``, ``>&-``, ``2>&-``)."""
+    streams = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    result = subprocess.run(CMD + args, cwd=cwd, env=_env(), timeout=120,
+                            preexec_fn=lambda: os.close(fd), **streams)
+    result.stdout = result.stdout.decode("utf-8", "replace")
+    result.stderr = result.stderr.decode("utf-8", "replace")
+    return result
+
+
+def test_closed_standard_streams(tmp_path):
+    """Started with a standard descriptor closed: ``rate -o`` with ``2>&-`` did nothing and exited 1
+    (``sys.stderr.isatty()`` on None), ``check -o`` with ``>&-`` wrote its file and then ended in an
+    internal error, ``check in.txt >&-`` opened the input as descriptor 1 and called it standard output,
+    ``check - <&-`` was an internal error.  Now what goes to a file is written (status 0) and a closed
+    stream that is needed is one line, status 2."""
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    quiet = _with_closed(2, ["rate", str(source), "--rating", "B", "--jobs", "1", "-o", "r.csv"], tmp_path)
+    assert quiet.returncode == 0 and (tmp_path / "r.csv").read_text().count("\n") == 2
+    done = _with_closed(1, ["check", str(source), "-o", "c.csv"], tmp_path)
+    assert done.returncode == 0 and done.stderr == "" and (tmp_path / "c.csv").read_text().count("\n") == 2
+    for fd, args, words in ((1, ["check", str(source)], "standard output is closed"),
+                            (1, ["--help"], "standard output is closed"),
+                            (0, ["check", "-"], "standard input is closed"),
+                            (0, ["select", "-"], "standard input is closed")):
+        result = _with_closed(fd, args, tmp_path)
+        assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
+        assert_clean(result.stderr)
+    assert source.read_text() == EASY + "\n"
+
+
+def test_output_is_utf8_whatever_the_locale(tmp_path):
+    """A path's ``≠`` under ``PYTHONIOENCODING=ascii`` (or a Latin-1 locale) and a file name that is not
+    UTF-8 in stats were internal errors."""
+    env = dict(_env(), PYTHONIOENCODING="ascii")
+    done = subprocess.run(CMD + ["solve", EASY], cwd=tmp_path, env=env, capture_output=True, timeout=120)
+    assert done.returncode == 0 and "≠".encode() in done.stdout, done.stderr
+    source = tmp_path / "in.txt"
+    source.write_text(EASY + "\n")
+    assert run(["rate", str(source), "--rating", "W", "--jobs", "1", "-o", "r.csv"], tmp_path).returncode == 0
+    latin = os.fsdecode(b"r\xe9.csv")
+    shutil.copy(tmp_path / "r.csv", tmp_path / latin)
+    for args in (["stats", latin], ["stats", "--json", latin], ["compare", latin, "--ratings", "W", "W"]):
+        result = run(args, tmp_path)
+        assert result.returncode == 0, (args, result.stderr)
+        assert_clean(result.stderr)
+
+
+def test_a_removed_current_directory_is_one_line(tmp_path):
+    """``cd d && rmdir ../d``, then ``check in.txt -o out.csv``: an internal error (FileNotFoundError);
+    under the spawn start method even absolute paths failed."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = f"import os, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); sys.argv[0] = 'sudorules'; " \
+             "from sudorules.__main__ import main; main()"
+    result = subprocess.run([sys.executable, "-c", script, "check", str(DEMO), "-o", "out.csv"], cwd=tmp_path,
+                            env=_env(), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "current directory no longer exists" in result.stderr, result.stderr
+
+
+def test_a_hang_up_stops_a_run_as_sigterm_does(tmp_path):
+    """SIGHUP (a closed terminal, a dropped ssh connection) killed ``generate -o`` with the puzzles it
+    had made, and left ``check -o``'s temporary file behind; it now ends the run as SIGTERM does:
+    the complete output kept, status 129."""
+    process = start(["generate", "--method", "bottom-up", "-n", "1000000", "--seed", "3", "-o", "gen.txt"], tmp_path)
+    time.sleep(3)
+    process.send_signal(signal.SIGHUP)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGHUP and "interrupted after" in err.decode(), err
+    lines = (tmp_path / "gen.txt").read_text().splitlines()
+    assert lines and all(len(line) == 81 for line in lines)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.txt"]

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from .. import oscompat
-from ..errors import SudorulesError
+from ..errors import STOP_SIGNALS, SudorulesError
 from ..oscompat import cpu_count  # noqa: F401  (re-exported: batch.cpu_count)
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 WorkerFactory = Callable[..., Callable[[Any], Any]]
 
 #: the signals that stop a run (blocked while a worker is forked: see OrderedPool._spawn)
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_STOP_SIGNALS = STOP_SIGNALS
 
 #: how often the pool measures a busy worker's RSS where the kernel cannot cap it (macOS, Windows):
 #: cb-001's B9 puzzle under W grows a worker by 225 MiB in 3.6 s (/usr/bin/time on ``solve --theory
@@ -88,6 +88,8 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
     # It also inherits the signal mask the parent set around its start, forked or spawned (see
     # OrderedPool._spawn): a spawned worker's imports (a second) are thus safe from Ctrl-C too.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # a closed terminal reaches the whole process group too: the parent stops us
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     oscompat.unblock_signals(_STOP_SIGNALS)
     oscompat.die_with_parent(parent)

@@ -1,15 +1,16 @@
 """The ``sudorules`` command line: a thin layer over the library API, one module per command.
 
 Every command ends the same way (README "Exit statuses"): a :class:`~sudorules.errors.SudorulesError`
-is printed as one ``Error: ...`` line with its exit status; SIGINT and SIGTERM raise
+is printed as one ``Error: ...`` line with its exit status; SIGINT, SIGTERM and SIGHUP raise
 :class:`~sudorules.errors.Interrupted` in the main thread, which a command may catch to say what it
-kept, and which otherwise ends the run with ``interrupted`` and status 130 / 143; a closed standard
+kept, and which otherwise ends the run with ``interrupted`` and status 130 / 143 / 129; a closed standard
 output (``| head``) ends the run quietly with status 141, as SIGPIPE ends other programs; no Python traceback reaches the user (an unexpected one is
 reduced to one line, in full with ``SUDORULES_DEBUG=1``).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import sys
@@ -18,7 +19,7 @@ from typing import Any, Iterator, Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_SIGPIPE, DiskFullError, Interrupted, SudorulesError
+from ..errors import EXIT_INVALID, EXIT_SIGPIPE, STOP_SIGNALS, DiskFullError, Interrupted, SudorulesError
 
 
 #: seconds after which a signal that came during a finalizer is sent again (see _raise_interrupted)
@@ -44,15 +45,116 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
 
 
 def install_signal_handlers() -> dict[int, Any]:
-    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread (SIGTERM would otherwise kill
+    """SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread (SIGTERM would otherwise kill
     the process at once, with no chance to stop workers or say what was kept).  Returns the previous
     handlers (nothing is installed outside the main thread)."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, _raise_interrupted) for signum in (signal.SIGINT, signal.SIGTERM)
+    return {signum: signal.signal(signum, _raise_interrupted) for signum in STOP_SIGNALS
             if signal.getsignal(signum) is not signal.SIG_IGN}  # ignored by who started us: stays so
+
+
+class _ClosedStream(io.TextIOBase):
+    """``sys.stdin`` or ``sys.stdout`` when whoever started us closed that descriptor (``<&-``, ``>&-``):
+    Python starts with ``None`` there, and every read or write became an internal error
+    (``'NoneType' object has no attribute 'flush'``), even after all the output went to ``-o``.  Now
+    the first real read or write raises ``error``, one line; writing nothing, flushing, and asking
+    for the descriptor (``/dev/null`` holds it: see :func:`_standard_streams`) are fine."""
+
+    def __init__(self, fd: int, error: SudorulesError):
+        super().__init__()
+        self._fd, self._error = fd, error
+
+    @property
+    def buffer(self) -> "_ClosedStream":  # binary reads and writes meet the same error
+        return self
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if data:
+            raise self._error
+        return 0
+
+    def read(self, *_: Any) -> Any:
+        raise self._error
+
+    read1 = readline = read
+
+    def __iter__(self) -> Iterator[str]:
+        raise self._error
+
+    def flush(self) -> None:
+        pass
+
+
+def _standard_streams() -> None:
+    """Make the standard streams safe to use, whatever we were started with.
+
+    * A closed descriptor 0, 1 or 2 gets ``/dev/null``, so that no file the run opens takes its
+      number (``check in.txt >&-`` opened the input as descriptor 1 and refused "standard output
+      is in.txt, an input").  A closed standard input or output then fails with one line when used
+      (:class:`_ClosedStream`); a closed standard error drops the messages (a cron job's
+      ``rate -o`` with ``2>&-`` did nothing and exited 1, on ``sys.stderr.isatty()``).
+    * Standard output is written in UTF-8, as every file we write, whatever the locale: a path's
+      ``≠`` under ``LC_ALL=C`` without UTF-8 mode or ``PYTHONIOENCODING=ascii`` was an internal
+      error; a file name that is not UTF-8 goes out as the bytes it came as (``ls`` does the same).
+    """
+    from ..errors import InputError, OutputError
+
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+        if name == "stdin":
+            sys.stdin = _ClosedStream(0, InputError("standard input is closed: give a file name, not -"))
+        elif name == "stdout":
+            sys.stdout = _ClosedStream(1, OutputError("standard output is closed: give an output file (-o)"))
+        else:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and (str(getattr(sys.stdout, "encoding", "")).lower().replace("-", "") != "utf8"
+                                    or sys.stdout.errors != "surrogateescape"):
+        try:
+            reconfigure(encoding="utf-8", errors="surrogateescape")
+        except (ValueError, OSError):  # written to already, or closed: left as it is
+            pass
+
+
+def _current_directory() -> None:
+    """A run started in a directory that was removed since (``cd d && rmdir ../d``) cannot name a
+    relative file, nor start a spawned worker: one line rather than an internal error."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        from ..errors import InputError
+
+        raise InputError("the current directory no longer exists (it was removed): cd to another one") from None
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":
@@ -123,11 +225,13 @@ class _Main(click.Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
+        _current_directory()
         with _closed_stdout_ends_quietly():
             return super().invoke(ctx)
 
     def main(self, args: Optional[list[str]] = None, prog_name: Optional[str] = None, **extra: Any) -> Any:
         extra.pop("standalone_mode", None)
+        _standard_streams()
         previous = install_signal_handlers()
         try:
             status = super().main(args, prog_name or "sudorules", standalone_mode=False, **extra)
@@ -190,6 +294,7 @@ def main() -> None:
       3    solve: the theory could not finish a puzzle
       4    solve: the time limit was reached
       5    solve: the memory limit was reached
-      130  interrupted (Ctrl-C); 143 terminated (kill); complete output is kept
+      130  interrupted (Ctrl-C); 143 terminated (kill); 129 hung up (terminal
+           closed); complete output is kept
       141  standard output closed by its reader (| head): output cut, quietly
     """

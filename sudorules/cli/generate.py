@@ -12,7 +12,7 @@ from typing import IO, Iterable, Iterator, Optional
 import click
 from tqdm import tqdm
 
-from ..errors import InputError, Interrupted, OptionError, SudorulesError
+from ..errors import STOP_SIGNALS, InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import open_output
@@ -41,7 +41,7 @@ class Caught:
 
 @contextmanager
 def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Caught]:
-    """While the body runs, the first SIGINT or SIGTERM sets ``stop`` (the C loops then return
+    """While the body runs, the first SIGINT, SIGTERM or SIGHUP sets ``stop`` (the C loops then return
     within milliseconds with the work they completed, and the run ends normally with it) and is
     remembered in the yielded :class:`Caught`; a second one, or one that comes while
     ``caught.blocking``, raises :class:`Interrupted` at once, as outside the body.  The previous
@@ -59,7 +59,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 
     previous = {}
     if threading.current_thread() is threading.main_thread():
-        previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGINT, signal.SIGTERM)}
+        previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
     try:
         yield caught
     finally:

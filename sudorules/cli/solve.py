@@ -11,7 +11,8 @@ from typing import Optional
 import click
 
 from ..output import check_output, check_output_directory, is_stdout
-from ..errors import EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError, OutputError, SudorulesError
+from ..errors import (EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, STOP_SIGNALS, InvalidPuzzleError,
+                      OutputError, SudorulesError)
 from ..resolution import families
 from ..enums import Status, Theory
 from ..resolution.path import format_path
@@ -223,7 +224,7 @@ def _check_apart(html_output: str, svg_output: str, svg_files: str) -> None:
 
 
 def _stop_cleanly_on_signals(where: dict) -> None:
-    """SIGINT / SIGTERM end ``solve`` at once with one line and status 130 / 143.
+    """SIGINT / SIGTERM / SIGHUP end ``solve`` at once with one line and status 130 / 143 / 129.
 
     Raising an exception (the other commands' way) does not work here: the signal is handled in the
     middle of a CLIPS run, inside one of the rules' Python callbacks, where cffi prints and ignores
@@ -238,8 +239,8 @@ def _stop_cleanly_on_signals(where: dict) -> None:
              f"puzzle{'' if where['done'] == 1 else 's'}")
         os._exit(128 + signum)
 
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, stop)
 
 
 def _time_is_up(at: str, time_limit: Optional[float]):

@@ -71,8 +71,16 @@ def cell_number(text: str) -> Optional[float]:
 
 
 def shown(name: str) -> str:
-    """An input's name as messages give it: ``stdin`` for ``-``."""
-    return "stdin" if name == "-" else name
+    """An input's name as messages and tables give it: ``stdin`` for ``-``; bytes of a name that are
+    not UTF-8 as ``\xe9`` (a Latin-1 ``r\xe9.csv`` was an internal error in stats and compare: such a
+    text cannot be encoded, nor stored in a table's column)."""
+    if name == "-":
+        return "stdin"
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def read_bytes(name: str) -> bytes:
