@@ -117,7 +117,12 @@ def _wide_text(name: str, start: bytes) -> None:
 
 def stdin_text() -> IO[str]:
     """Standard input as UTF-8 text whatever the locale (see DECODING_ERRORS; under a C locale Python's
-    own stdin would be ASCII)."""
+    own stdin would be ASCII).  A standard input that was closed when we started (``<&-``: see
+    sudorules.cli) is its one-line error here, before the command writes anything (check wrote its
+    header first)."""
+    closed = getattr(sys.stdin, "closed_error", None)
+    if isinstance(closed, Exception):
+        raise closed
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # replaced by a text stream (tests, embedding): use it as it is
         return sys.stdin

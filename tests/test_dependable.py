@@ -1116,6 +1116,7 @@ def test_closed_standard_streams(tmp_path):
         result = _with_closed(fd, args, tmp_path)
         assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
         assert_clean(result.stderr)
+        assert fd == 1 or result.stdout == "", result.stdout  # told before any output (check wrote its header)
     assert source.read_text() == EASY + "\n"
 
 

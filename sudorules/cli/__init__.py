@@ -66,6 +66,7 @@ class _ClosedStream(io.TextIOBase):
     def __init__(self, fd: int, error: SudorulesError):
         super().__init__()
         self._fd, self._error = fd, error
+        self.closed_error = error  #: what a reader asks first (reader.stdin_text): told before any output
 
     @property
     def buffer(self) -> "_ClosedStream":  # binary reads and writes meet the same error
