@@ -346,3 +346,31 @@ def test_a_condition_nested_too_deeply_is_refused_not_a_crash():
                  "(" * (MAX_NESTING + 1) + "W >= 3" + ")" * (MAX_NESTING + 1)):
         with pytest.raises(OptionError, match=f"more than {MAX_NESTING} nested"):
             Condition(text, COLUMNS)
+
+
+def test_select_split_by_interrupted_names_the_files_it_wrote(rated, tmp_path, monkeypatch):
+    """Ctrl-C during ``select --split-by`` said only "interrupted": which level files were there,
+    and whole, was left to guess.  It now names them, and how many there were to write."""
+    import signal
+
+    from click.testing import CliRunner
+
+    import sudorules.collection.select as select_module
+    from sudorules.cli import main
+    from sudorules.errors import Interrupted
+
+    real, calls = select_module.open_output, []
+
+    def open_then_stop(path, **kwargs):
+        calls.append(path)
+        if len(calls) == 3:
+            raise Interrupted(signal.SIGINT)
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(select_module, "open_output", open_then_stop)
+    out = tmp_path / "levels"
+    result = CliRunner().invoke(main, ["select", str(rated), "--split-by", "W", "-o", str(out)])
+    assert result.exit_code == 130, result.output
+    written = sorted(p.name for p in out.iterdir())
+    assert len(written) == 2 and "interrupted after 2 of " in result.output
+    assert all(name in result.output for name in written)

@@ -11,7 +11,7 @@ from ..collection.expression import where
 from ..collection.select import Writer, file_part, selected, write_split
 from ..collection.table import read_table
 from ..collection.template import row_template
-from ..errors import OptionError
+from ..errors import Interrupted, OptionError
 from ..output import check_csv_output, open_output
 from . import main
 from .template_option import format_option
@@ -57,7 +57,14 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
         click.echo(f"selected {len(chosen)} of {len(table.rows)} rows", err=True)
         return
     assert output is not None
-    files = write_split(table, split_by, chosen, output, writer, inputs=[source])
+    try:
+        files = write_split(table, split_by, chosen, output, writer, inputs=[source])
+    except Interrupted as stop:  # which levels are there, complete, and that the others are not
+        done = getattr(stop, "written", [])
+        names = ", ".join(path.name for path, _ in done) or "none"
+        click.echo(f"interrupted after {len(done)} of {getattr(stop, 'total', '?')} files in {output} "
+                   f"(written whole: {names}); run the same command again for all of them", err=True)
+        raise click.exceptions.Exit(stop.exit_code) from None
     click.echo(f"selected {len(chosen)} of {len(table.rows)} rows into {len(files)} file"
                f"{'' if len(files) == 1 else 's'} in {output}: "
                + ", ".join(f"{path.name} ({rows})" for path, rows in files), err=True)

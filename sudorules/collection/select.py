@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Optional, Sequence
 
-from ..errors import OptionError, OutputError
+from ..errors import Interrupted, OptionError, OutputError
 from ..output import check_output, csv_cell, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
@@ -135,15 +135,21 @@ def make_directory(directory: str) -> Path:
 def write_split(table: Table, column: str, indices: Sequence[int], directory: str, writer: Writer,
                 inputs: Sequence[str] = ()) -> list[tuple[Path, int]]:
     """Write the rows ``indices`` split by ``column`` into ``directory``, one file per level (each
-    written through :func:`sudorules.output.open_output`); ``(path, rows)`` per file, in level order."""
+    written through :func:`sudorules.output.open_output`); ``(path, rows)`` per file, in level order.
+    Interrupted, the files written so far (each complete) go with the exception as its ``written``."""
     groups = levels(table, column, indices)
     folder = make_directory(directory)
     paths = split_paths(folder, column, [value for value, _ in groups], writer.suffix)
     for path in paths:  # every file checked before the first is written (one was, before the refusal)
         check_output(path, inputs)
-    written = []
-    for path, (_, rows) in zip(paths, groups):
-        with open_output(path, inputs=inputs) as stream:
-            writer.write(table, rows, stream)
-        written.append((path, len(rows)))
+    written: list[tuple[Path, int]] = []
+    try:
+        for path, (_, rows) in zip(paths, groups):
+            with open_output(path, inputs=inputs) as stream:
+                writer.write(table, rows, stream)
+            written.append((path, len(rows)))
+    except Interrupted as stop:
+        stop.written = written  # type: ignore[attr-defined]
+        stop.total = len(paths)  # type: ignore[attr-defined]
+        raise
     return written
