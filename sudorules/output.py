@@ -97,6 +97,9 @@ def stream_descriptor(target: PathLike) -> int:
     target opened for appending (never truncating what is there: a file behind /proc, a FIFO)."""
     name = str(target)
     if is_stdout(name):
+        closed = getattr(sys.stdout, "closed_error", None)  # closed when we started (sudorules.cli)
+        if isinstance(closed, Exception):  # rate >&- wrote its rows to the /dev/null holding it, status 0
+            raise closed
         return os.dup(1)
     descriptor = _descriptor_of(name)
     if descriptor is not None:
@@ -336,6 +339,16 @@ def _held_by_a_run(real: str) -> bool:
         os.close(fd)  # the lock, if taken, goes with it
 
 
+#: open_output's ``since`` when it is not given: the target as it is when open_output begins
+NOW = "now"
+
+
+def file_identity(path: PathLike) -> Optional[tuple[int, int, int, int]]:
+    """The state of the file at ``path`` now, for :func:`open_output`'s ``since``: a long run that
+    writes its output only at its end (``rate -o OUT.parquet``) takes it when it starts."""
+    return _identity(os.path.realpath(str(path)))
+
+
 def _identity(real: str) -> Optional[tuple[int, int, int, int]]:
     """What tells whether a file changed while a run wrote its replacement: device, inode, size and
     modification time; None when there is no file."""
@@ -423,8 +436,11 @@ def check_output_directory(directory: PathLike, inputs: Iterable[Optional[PathLi
 
 @contextmanager
 def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Iterable[Optional[PathLike]] = (),
-                encoding: str = "utf-8", newline: Optional[str] = "", locked_here: bool = False) -> Iterator[IO]:
-    """Open ``target`` for writing by the rules of this module; yield the stream.
+                encoding: str = "utf-8", newline: Optional[str] = "", locked_here: bool = False,
+                since: object = NOW) -> Iterator[IO]:
+    """Open ``target`` for writing by the rules of this module; yield the stream.  The target is not
+    replaced if another program wrote it since ``since`` (:func:`file_identity` taken earlier; by
+    default, since this call).
 
     The body's data reaches a regular file only if the body ends without an exception; an
     ``OSError`` about the output (opening, writing, renaming) becomes an :class:`OutputError` naming
@@ -456,7 +472,7 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
     except OSError as error:
         raise OutputError(f"{name}: {error.strerror}") from None
     directory, base = os.path.split(real)
-    before = _identity(real)
+    before = _identity(real) if since == NOW else since
     _remove_stale_temporaries(directory, base)
     try:
         handle, temporary = _locked_temporary(directory, base)
@@ -505,10 +521,11 @@ def is_parquet_name(name: PathLike) -> bool:
 
 
 def check_csv_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]] = ()) -> None:
-    """:func:`check_output` for a command that writes CSV only: a Parquet name is refused too (the
-    file would be CSV under that name, and the readers would take it for Parquet)."""
+    """:func:`check_output` for a command that writes text only (CSV, puzzles): a Parquet name is
+    refused too (the file would be text under that name, and the readers would take it for Parquet;
+    ``canon -o`` and ``generate -o`` wrote it)."""
     if target is not None and not is_stdout(target) and is_parquet_name(target):
-        raise OutputError(f"{target}: this command writes text (CSV), not Parquet: give another name "
+        raise OutputError(f"{target}: this command writes text, not Parquet: give another name "
                           "(rate and classify write Parquet)")
     check_output(target, inputs)
 

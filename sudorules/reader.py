@@ -71,9 +71,20 @@ def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:
         yield PuzzleRecord(line, text, puzzle, error, tail)
 
 
+def printable(name: str) -> str:
+    """A name as messages and tables show it: bytes that are not UTF-8 (a Latin-1 file name, kept by
+    Python as lone surrogates) as ``\xe9``, which can be printed and stored (a column of pandas' string
+    tables refused them: an internal error in stats)."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def clipped(text: str, width: int = 60) -> str:
-    """A user's argument as shown in a message: cut when long, on one line."""
-    text = text.replace("\n", " ")
+    """A user's argument as shown in a message: cut when long, on one line (see :func:`printable`)."""
+    text = printable(text).replace("\n", " ")
     return text if len(text) <= width else text[: width - 3] + "..."
 
 

@@ -992,6 +992,8 @@ def test_solve_html_and_svg_that_collide_are_refused_before_any_work(tmp_path):
 @pytest.mark.parametrize("name", ["x.parquet", "X.PARQUET"])
 def test_a_csv_command_does_not_write_under_a_parquet_name(name, tmp_path):
     """``check -o x.parquet`` (``select`` too) wrote CSV under that name, which stats and select then
-    read as Parquet; rate -o OUT.PARQUET is Parquet (the name is read in any case)."""
-    assert_error(run(["check", DEMO, "-o", name], tmp_path), 2, "not Parquet")
-    assert not (tmp_path / name).exists()
+    read as Parquet; rate -o OUT.PARQUET is Parquet (the name is read in any case).  canon and
+    generate wrote text under it too."""
+    for args in (["check", DEMO], ["canon", DEMO], ["generate", "-m", "top-down", "-n", "1"]):
+        assert_error(run([*args, "-o", name], tmp_path), 2, "not Parquet")
+        assert not (tmp_path / name).exists()

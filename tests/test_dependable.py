@@ -1062,19 +1062,27 @@ def test_an_output_another_run_wrote_meanwhile_is_not_replaced(tmp_path):
     assert target.read_text() == "last\n"
 
 
+def _rate_under_way(tmp_path: Path, out: Path, slow: int = 20) -> subprocess.Popen:
+    """``rate -o out`` of a slow input (three easy puzzles, then ``slow`` W11 ones of about 0.7 s each),
+    returned once ``out`` holds three lines."""
+    source = tmp_path / "in.txt"
+    w11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."
+    source.write_text((EASY + "\n") * 3 + (w11 + "\n") * slow)
+    process = subprocess.Popen(CMD + ["rate", str(source), "--rating", "W", "--jobs", "1", "-o", str(out)],
+                               cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    partial = Path(str(out) + ".partial.csv") if out.suffix == ".parquet" else out
+    deadline = time.monotonic() + 60
+    while (not partial.exists() or partial.read_text().count("\n") < 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process
+
+
 def test_rate_whose_output_is_replaced_saves_its_rows_and_fails(tmp_path):
     """Another program renaming a file over ``rate -o``'s output (``mv``, an editor) took the rows
     with the old file, and rate ended with status 0.  It now notices, saves every row it wrote
     beside the output, and ends with one line, status 2."""
-    source = tmp_path / "in.txt"
-    w11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."  # W 11: about 0.7 s
-    source.write_text((EASY + "\n") * 3 + (w11 + "\n") * 20)
     out = tmp_path / "out.csv"
-    process = subprocess.Popen(CMD + ["rate", str(source), "--rating", "W", "--jobs", "1", "-o", str(out)],
-                               cwd=tmp_path, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.read_text().count("\n") < 3) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    process = _rate_under_way(tmp_path, out)
     other = tmp_path / "other.csv"
     other.write_text("not the rows\n")
     os.replace(other, out)
@@ -1111,6 +1119,7 @@ def test_closed_standard_streams(tmp_path):
     assert done.returncode == 0 and done.stderr == "" and (tmp_path / "c.csv").read_text().count("\n") == 2
     for fd, args, words in ((1, ["check", str(source)], "standard output is closed"),
                             (1, ["--help"], "standard output is closed"),
+                            (1, ["rate", str(source), "--rating", "B", "--jobs", "1"], "standard output is closed"),
                             (0, ["check", "-"], "standard input is closed"),
                             (0, ["select", "-"], "standard input is closed")):
         result = _with_closed(fd, args, tmp_path)
@@ -1135,6 +1144,8 @@ def test_output_is_utf8_whatever_the_locale(tmp_path):
         result = run(args, tmp_path)
         assert result.returncode == 0, (args, result.stderr)
         assert_clean(result.stderr)
+    missing = run(["check", os.fsdecode(b"nox\xe9.txt")], tmp_path)  # named as \xe9, not a raw surrogate
+    assert missing.returncode == 2 and "nox\\xe9.txt: no such file" in missing.stderr, missing.stderr
 
 
 def test_a_removed_current_directory_is_one_line(tmp_path):
@@ -1161,3 +1172,27 @@ def test_a_hang_up_stops_a_run_as_sigterm_does(tmp_path):
     lines = (tmp_path / "gen.txt").read_text().splitlines()
     assert lines and all(len(line) == 81 for line in lines)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.txt"]
+
+
+def test_rate_whose_output_is_written_in_place_stops(tmp_path):
+    """``check in.txt > out.csv`` while ``rate -o out.csv`` ran: the file began with check's rows, then
+    rate's without a header, some 4,100 rows gone, and rate said status 0.  It now stops, status 2."""
+    out = tmp_path / "out.csv"
+    process = _rate_under_way(tmp_path, out)
+    with open(out, "w") as truncated:
+        truncated.write("puzzle,clues,solutions\n")
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 2 and "was changed by another program while this run wrote it" in err, err
+
+
+def test_a_parquet_output_written_by_another_during_the_run_is_not_replaced(tmp_path):
+    """``rate -o p.parquet`` writes its file at the end: a file another program put there meanwhile was
+    replaced, status 0.  Now the run's table is kept beside it."""
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "p.parquet"
+    process = _rate_under_way(tmp_path, out, slow=2)
+    out.write_text("theirs\n")
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 2 and "another program wrote it" in err, err
+    assert out.read_text() == "theirs\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("p.kept-")]

@@ -44,8 +44,8 @@ from ..extras import require
 from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_memory_mib, check_time_limit,
                        check_whole)
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
-from ..output import (aside_name, check_output, csv_line, csv_text, is_parquet_name, is_stream, open_output,
-                      stream_descriptor, write_all)
+from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
+                      open_output, stream_descriptor, write_all)
 from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
@@ -75,6 +75,7 @@ class OutputLock:
     def __init__(self, path: str):
         self.path = path
         self.fd: Optional[int] = None
+        self.size: Optional[int] = None  #: the file's size as this run's writes leave it, where it counts them
 
     def acquire(self) -> "OutputLock":
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | O_BINARY, 0o666)  # 0o666 less the umask, like open()
@@ -308,6 +309,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
         os.close(fd)
     for index, cells in finished.items():
         done[index] = cells
+    _still_ours(lock, path)  # a file moved in meanwhile is not rewritten (the rows retried stay in the side file)
     locked: Optional[int] = None
     keep_locked = renames_open_files()
     if not keep_locked:  # Windows renames no file that is open: the output is unlocked while it is rewritten
@@ -460,13 +462,18 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         summary.total = _count_records(source)
         bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
         looked = time.monotonic()
+        if lock is not None:
+            lock.size = os.fstat(lock.fd).st_size  # what the file holds now; then what this run adds
         for row in rate(records):
-            _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
-                   else template.line(row.as_dict(ratings, options.canonical)), output, cut_back=lock is not None)
+            written = _write(handle_fd, csv_line(row.values(ratings, options.canonical, tail)) if template is None
+                             else template.line(row.as_dict(ratings, options.canonical)), output,
+                             cut_back=lock is not None)
             summary.count(row)
-            if lock is not None and time.monotonic() - looked >= STILL_OURS_SECONDS:
-                _still_ours(lock, output)
-                looked = time.monotonic()
+            if lock is not None:
+                lock.size += written
+                if time.monotonic() - looked >= STILL_OURS_SECONDS:
+                    _still_ours(lock, output)
+                    looked = time.monotonic()
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(", ".join(f"{k} {v}" for k, v in summary.statuses.items()), refresh=False)
@@ -499,12 +506,19 @@ def _still_ours(lock: OutputLock, output: Optional[str]) -> None:
     """Raise :class:`OutputError` if the output file is no longer the one this run appends to: another
     program renamed a file over it or removed it (``mv``, an editor), and the rows went with the old
     file while the run went on to status 0.  They are saved first, from the open file, beside the
-    output (``out.kept-PID.csv``)."""
+    output (``out.kept-PID.csv``).  Also if the file is not the size this run's writes left it
+    (``lock.size``, where counted): written in place by another program."""
     path = lock.path
     try:
         here, ours = os.stat(path), os.fstat(lock.fd)
         if (here.st_dev, here.st_ino) == (ours.st_dev, ours.st_ino):
-            return
+            if lock.size is None or ours.st_size == lock.size:
+                return
+            # written in place (check > out.csv, echo >> out.csv): rows cut or mixed with another's,
+            # and the run went on to status 0; nothing sound is left to save
+            raise OutputError(f"{output or path} was changed by another program while this run wrote it (it holds "
+                              f"{ours.st_size:,} bytes where this run left {lock.size:,}): stopped; its rows cannot "
+                              "be trusted, rate into another file")
     except FileNotFoundError:
         pass
     except OSError:
@@ -536,12 +550,14 @@ def _opened(opener: Callable, output: Optional[str]):
         raise OutputError(f"{output or 'standard output'}: {error.strerror or error}") from None
 
 
-def _write(fd: int, line: str, output: Optional[str], cut_back: bool = False) -> None:
+def _write(fd: int, line: str, output: Optional[str], cut_back: bool = False) -> int:
     """Write one row with one ``write`` call (so a kill leaves only complete rows), completing a
     short write; an error (a full disk) cuts a file of ours (``cut_back``) back to its last complete
     row and becomes a one-line :class:`OutputError` naming ``output``; see
-    :func:`~sudorules.output.write_all`."""
-    write_all(fd, line.encode("utf-8"), output or "standard output", cut_back=cut_back)
+    :func:`~sudorules.output.write_all`.  The number of bytes written."""
+    data = line.encode("utf-8")
+    write_all(fd, data, output or "standard output", cut_back=cut_back)
+    return len(data)
 
 
 def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSummary:
@@ -549,6 +565,7 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     import pandas as pd
 
     partial = output + ".partial.csv"
+    seen = file_identity(output)  # another program writing it during the run: not replaced at the end
     if os.path.exists(output) and not os.path.exists(partial):  # resume from a finished file
         _partial_from_parquet(output, partial, [header(options.ratings, options.canonical, tail)
                                                 for tail in (True, False)])
@@ -560,7 +577,7 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
             table[column] = table[column].map(csv_text)
     for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
-    with open_output(output, binary=True, inputs=[source]) as stream:
+    with open_output(output, binary=True, inputs=[source], since=seen) as stream:
         table.to_parquet(stream, index=False)
     os.remove(partial)
     return summary

@@ -135,7 +135,8 @@ def _standard_streams() -> None:
         if name == "stdin":
             sys.stdin = _ClosedStream(0, InputError("standard input is closed: give a file name, not -"))
         elif name == "stdout":
-            sys.stdout = _ClosedStream(1, OutputError("standard output is closed: give an output file (-o)"))
+            sys.stdout = _ClosedStream(1, OutputError("standard output is closed: nothing can be printed (write "
+                                                      "to a file with -o where the command has it)"))
         else:
             sys.stderr = open(os.devnull, "w", encoding="utf-8")
     reconfigure = getattr(sys.stdout, "reconfigure", None)

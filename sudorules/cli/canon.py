@@ -10,7 +10,7 @@ import numpy as np
 from .. import core
 from ..errors import EXIT_INVALID
 from ..generation.canonical import canonical_batch
-from ..output import check_output, open_output
+from ..output import check_csv_output, open_output
 from ..puzzle import Puzzle
 from ..reader import PuzzleRecord, records_from_argument
 from . import main
@@ -120,7 +120,7 @@ def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output
     forms").  Equivalent puzzles have the same form.  Exit status 1 when some record is invalid (stderr
     names its line and reason)."""
     records = records_from_argument(source)
-    check_output(output, inputs=[source])
+    check_csv_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream:
         total, written, bad = write_forms(records, stream, unique=unique, automorphisms=automorphisms,
                                           solution=solution)

@@ -15,7 +15,7 @@ from tqdm import tqdm
 from ..errors import STOP_SIGNALS, InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
-from ..output import open_output
+from ..output import check_csv_output, open_output
 from ..reader import open_lines
 from . import main
 from .options import JOBS
@@ -98,6 +98,7 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
         check_method_option("untested", untested, method, cli=True)
     except OptionError as error:
         raise click.UsageError(str(error)) from None
+    check_csv_output(output, inputs=() if grids is None else (grids,))  # before the grids are read
     caught = Caught()
     source = _grid_lines(grids, caught) if grids is not None else None
     stop = Stop()

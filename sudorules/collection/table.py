@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 from ..errors import InputError, OptionError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
-from ..reader import check_source
+from ..reader import check_source, printable
 
 BOM = "\ufeff"
 
@@ -71,16 +71,9 @@ def cell_number(text: str) -> Optional[float]:
 
 
 def shown(name: str) -> str:
-    """An input's name as messages and tables give it: ``stdin`` for ``-``; bytes of a name that are
-    not UTF-8 as ``\xe9`` (a Latin-1 ``r\xe9.csv`` was an internal error in stats and compare: such a
-    text cannot be encoded, nor stored in a table's column)."""
-    if name == "-":
-        return "stdin"
-    try:
-        name.encode("utf-8")
-        return name
-    except UnicodeEncodeError:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """An input's name as messages and tables give it: ``stdin`` for ``-``, else
+    :func:`~sudorules.reader.printable` (``r\xe9.csv``)."""
+    return "stdin" if name == "-" else printable(name)
 
 
 def read_bytes(name: str) -> bytes:
