@@ -357,3 +357,34 @@ def test_no_puzzles_to_generate_is_refused_as_the_command_line_refuses_it():
     with pytest.raises(sudorules.OptionError, match="n: 0 is below 1"):
         sudorules.generate_puzzles("top-down", 0)
     assert CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "0"]).exit_code == 2
+
+
+def test_ctrl_c_in_a_loop_over_solve_is_raised_and_alters_no_result():
+    """A notebook loop over ``sudorules.solve``: Ctrl-C came mostly while CLIPS ran the rules' Python
+    callbacks, where the KeyboardInterrupt was printed ("Exception ignored from cffi callback") and
+    lost: 7 interrupts of 8 were, and the puzzle being solved came back not-solved (cb-001 lines
+    140 and 186).  Each interrupt, at three moments, must now end the loop, and every result before
+    it must be right."""
+    import os
+    import signal
+    import threading
+    from pathlib import Path
+
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a pytest-xdist worker may ignore it
+    try:
+        sudorules.solve(demo[0], "W")  # the rules loaded: the timer's delays fall in the loop itself
+        for delay in (0.3, 0.7, 1.1):
+            timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
+            results = []
+            timer.start()
+            try:
+                with pytest.raises(KeyboardInterrupt):
+                    for puzzle in demo * 3:
+                        results.append(sudorules.solve(puzzle, "W"))
+            finally:
+                timer.cancel()
+            assert all(result.status is Status.SOLVED for result in results), \
+                [(i, r.status) for i, r in enumerate(results) if r.status is not Status.SOLVED]
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -205,6 +205,21 @@ def test_seconds_is_not_a_rating(rated):
     assert set(data["mean_distance"]["raw"]) == {"W", "B", "seconds"}
 
 
+def test_two_rate_outputs_of_the_same_puzzles_join_whatever_their_seconds(rated, tmp_path):
+    """``rate p.txt --rating B -o b.csv`` and ``--rating gB -o g.csv``, then ``stats b.csv g.csv`` or
+    ``compare b.csv g.csv``: refused, "column seconds differs" (two runs' timings always do); only a
+    puzzle's own values must agree."""
+    again = tmp_path / "again.csv"
+    again.write_text(rate_csv([(n, w, b, s, t * 2 + 1) for n, w, b, s, t in RATED]).replace(",W,B,", ",W,gB,"))
+    data = json.loads(run("stats", rated, again, "--json").output)
+    assert data["rows"] == len(RATED) and data["rating_columns"] == ["W", "B", "gB"]
+    result = run("compare", rated, again, "--ratings", "B", "gB")
+    assert result.exit_code == 0 and "Cross-table of B (rows) and gB (columns)" in result.output, result.output
+    clash = tmp_path / "clash.csv"  # a value of the puzzle itself must still agree
+    clash.write_text(rate_csv([(n, w + 1, b, s, t) for n, w, b, s, t in RATED]))
+    assert run("stats", rated, clash).exit_code != 0
+
+
 def test_solutions_of_a_check_csv_is_not_a_rating(tmp_path):
     path = tmp_path / "checked.csv"
     path.write_text(CHECK + f"{puzzle_with(25)},25,1,true,,\n{puzzle_with(26)},26,2,false,,\n"

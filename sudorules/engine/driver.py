@@ -18,7 +18,8 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from typing import Optional, Sequence, Union
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 import clips
 
@@ -113,6 +114,7 @@ class Engine:
         self._lean_g = False
         self.env = clips.Environment()
         self._callback_error: Optional[BaseException] = None
+        self._in_call = False  # inside a guarded function's body (see _define, _interrupts_deferred)
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
         self.level_hook = None
@@ -179,10 +181,13 @@ class Engine:
             if self._callback_error is not None:
                 return empty
             try:
+                self._in_call = True
                 return function(*args)
             except BaseException as error:  # MemoryError, KeyboardInterrupt as well: raised again by solve
                 self._callback_error = error
                 return empty
+            finally:
+                self._in_call = False
 
         self.env.define_function(guarded, name)
 
@@ -527,6 +532,47 @@ class Engine:
             if reached:
                 assert_touches(gid, *sorted(reached))
 
+    @contextmanager
+    def _interrupts_deferred(self) -> Iterator[None]:
+        """While the rules run, a signal's Python handler (Ctrl-C's KeyboardInterrupt, the command
+        line's Interrupted) must not raise where nobody can catch it.
+
+        Python runs a handler between any two bytecodes, and during a run that is mostly inside the
+        rules' callbacks: raised in clipspy's own wrapper, the exception was printed ("Exception
+        ignored from cffi callback") and lost, the rule got no answer, and the run went on.  In a
+        notebook loop over ``sudorules.solve``, 7 Ctrl-C of 8 were lost, and two puzzles came back
+        ``not-solved`` (cb-001 lines 140 and 186, W 0 and W 2).  So the handlers of STOP_SIGNALS are
+        wrapped: inside a guarded function's body the exception is raised there (a long search stops
+        at once; :meth:`_define` keeps it); anywhere else it is kept as the callback error, every
+        later callback answers at once, and :meth:`solve` raises it when the run returns.  Only in
+        the main thread, where handlers run; not for handlers that are not Python functions."""
+        import signal
+        import threading
+
+        from ..errors import STOP_SIGNALS
+
+        previous: dict[int, Callable] = {}
+        if threading.current_thread() is threading.main_thread():
+            def deferred(signum: int, frame: Any) -> None:
+                try:
+                    previous[signum](signum, frame)
+                except BaseException as error:
+                    if self._in_call:
+                        raise
+                    if self._callback_error is None:
+                        self._callback_error = error
+
+            for signum in STOP_SIGNALS:
+                handler = signal.getsignal(signum)
+                if callable(handler):
+                    previous[signum] = handler
+                    signal.signal(signum, deferred)
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
               solution: Optional[Union[str, list[int]]] = None, memory_limit: Optional[int] = None) -> Resolution:
         """Run the theory on one puzzle and return its :class:`Resolution`.
@@ -539,8 +585,19 @@ class Engine:
         e.g. from :func:`sudorules.core.solve`) is an optional speed-up: no partial whip or braid
         is built on a candidate of the solution, since no sound rule can eliminate it; the
         eliminations found are the same.  Pass it only for a puzzle known to have that unique
-        solution.
+        solution.  A signal during the run (Ctrl-C) is raised when the run returns, never lost
+        (:meth:`_interrupts_deferred`).
         """
+        self._callback_error = None
+        with self._interrupts_deferred():
+            result = self._solve(puzzle, time_limit, solution, memory_limit)
+        if self._callback_error is not None:  # a signal after the run's last chunk
+            error, self._callback_error = self._callback_error, None
+            raise error
+        return result
+
+    def _solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float],
+               solution: Optional[Union[str, list[int]]], memory_limit: Optional[int]) -> Resolution:
         if isinstance(puzzle, str):
             puzzle = Puzzle.from_string(puzzle)
         start = time.perf_counter()
@@ -551,7 +608,6 @@ class Engine:
             memory_cap = None if resident is None else resident + memory_limit
         recorder = self._recorder = Recorder(
             lambda target, rlcs, vid: order_braid(set(self.current_labels()), target, rlcs, vid))
-        self._callback_error = None
         result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
         env = self.env
         env.eval("(sr-clean)")

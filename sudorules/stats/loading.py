@@ -491,6 +491,11 @@ def combine_tables(tables: list[pd.DataFrame],
     return pd.concat(parts, ignore_index=True), members  # the members' indexes are 0..N-1 too
 
 
+#: columns that say how a run went, not what a puzzle is: two rate outputs of the same puzzles (one
+#: under B, one under gB) always differ there, and joining them was refused ("column seconds differs")
+RUN_COLUMNS = ("seconds",)
+
+
 def _join(members: list[pd.DataFrame]) -> pd.DataFrame:
     """Tables of the same puzzles, already indexed alike (the first one's order), as one."""
     frame = members[0].copy()
@@ -504,6 +509,8 @@ def _join(members: list[pd.DataFrame]) -> pd.DataFrame:
                 frame[column] = [_worse_status(a, b) for a, b in zip(frame[column], other[column])]
             elif column == "error":
                 frame[column] = frame[column].where(frame[column].notna() & (frame[column] != ""), other[column])
+            elif column in RUN_COLUMNS:  # a run's, not the puzzle's: the first input's where it has one
+                frame[column] = frame[column].fillna(other[column])
             elif pd.api.types.is_numeric_dtype(frame[column]) and pd.api.types.is_numeric_dtype(other[column]):
                 _check_same(column, frame[column], members[:k], other)
                 frame[column] = frame[column].fillna(other[column])
