@@ -199,6 +199,15 @@ def _rated_table(puzzles: Puzzles, options, progress: bool, canonical: bool = Fa
     for column in ["clues", *ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["seconds"] = pd.to_numeric(table["seconds"])
+    return _indexed_like(table, puzzles)
+
+
+def _indexed_like(table: pd.DataFrame, puzzles: Puzzles) -> pd.DataFrame:
+    """``table`` with the index of ``puzzles`` when they are a pandas Series (one row per item), so that
+    ``df["B"] = sudorules.rate(df["puzzle"], "B")["B"]`` puts each value on its puzzle's row: with a
+    RangeIndex, a filtered frame got its values misplaced or NaN."""
+    if isinstance(puzzles, pd.Series) and len(puzzles) == len(table):
+        table.index = puzzles.index
     return table
 
 
@@ -213,4 +222,4 @@ def check(puzzles: Puzzles, *, canonical: bool = False) -> pd.DataFrame:
     for column in ("clues", "solutions"):
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
     table["minimal"] = table["minimal"].map({"true": True, "false": False}).astype("boolean")
-    return table
+    return _indexed_like(table, puzzles)

@@ -215,6 +215,12 @@ def test_what_is_no_puzzle_is_told_so():
             Resolution.from_json(text)
     table = sudorules.rate(pd.Series([EASY_TEXT, pd.NA], dtype="string"))
     assert table["error"].tolist() == ["", "line 2: no puzzle (a missing value)"]
+    # a Series' index is kept: assigning a column of a filtered frame put values on the wrong rows
+    frame = pd.DataFrame({"puzzle": [pd.NA, EASY_TEXT, None, EASY_TEXT]}, index=[7, 3, 9, 1]).iloc[1:]
+    for table in (sudorules.rate(frame["puzzle"], "B"), sudorules.check(frame["puzzle"])):
+        assert table.index.tolist() == [3, 9, 1]
+    frame["B"] = sudorules.rate(frame["puzzle"], "B")["B"]
+    assert frame["B"].isna().tolist() == [False, True, False]
     with pytest.raises(sudorules.PuzzleError, match="a missing value"):
         sudorules.canonical(pd.Series([EASY_TEXT, None]))  # None was parsed as the text "None"
     marks = [0x1FF] * 81
