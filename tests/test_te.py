@@ -408,6 +408,15 @@ def test_time_limit_stops_the_engine():
     puzzle = _puzzle(SHC_SAMPLE[9][0])
     found = te.classify(puzzle, time_limit=0.001)
     assert found.status is Status.TIMEOUT and found.depth is None
+    # stopped after the depth was found (it takes milliseconds): the row keeps it and says what is missing
+    # (the depth takes 20-50 ms here, its BxBB over 100 ms: one of these limits falls in between)
+    stopped = [found for found in (te.classify(puzzle, time_limit=limit)
+                                   for limit in (0.02, 0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5))
+               if found.status is Status.TIMEOUT and found.depth is not None]
+    assert stopped, "no limit stopped the classification between its depth and its BxBB"
+    depth = te.classify(puzzle, task="TE").depth
+    for found in stopped:
+        assert found.depth == depth and "BxBB not found within the time limit" in found.error, found
 
 
 # -- the published values, with ../shared ---------------------------------------------------------------

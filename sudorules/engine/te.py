@@ -231,8 +231,12 @@ def classify(puzzle: Puzzle, *, max_depth: int = MAX_DEPTH, max_length: int = 36
     answer = _run(puzzle, task, g=g, depth_limit=max_depth, length_limit=max_length, solution=solution,
                   time_limit=time_limit)
     stopped = _stopped(answer)
-    if stopped is not None:
-        return Classification(None, None, stopped)
+    if stopped is not None:  # the depth, when it was found before the limit, is kept (a timeout row said nothing)
+        depth = answer["depth"] if answer.get("depth", -1) >= 0 else None
+        if depth is None or task == "TE" or depth == 0:
+            return Classification(depth, None, stopped)
+        what = "the time limit" if stopped is Status.TIMEOUT else "the memory limit"
+        return Classification(depth, None, stopped, f"T&E-depth {depth}; {SUB_NAMES[depth]} not found within {what}")
     depth = answer["depth"]
     limit = {"BxB": 2, "BxBB": 3}.get(task, max_depth)
     if depth < 0:
