@@ -46,9 +46,6 @@ if TYPE_CHECKING:
 #: function that handles one task.
 WorkerFactory = Callable[..., Callable[[Any], Any]]
 
-#: the signals that stop a run (blocked while a worker is forked: see OrderedPool._spawn)
-_STOP_SIGNALS = STOP_SIGNALS
-
 #: how often the pool measures a busy worker's RSS where the kernel cannot cap it (macOS, Windows):
 #: cb-001's B9 puzzle under W grows a worker by 225 MiB in 3.6 s (/usr/bin/time on ``solve --theory
 #: W``), 60 MiB a second, so a quarter of a second lets such a worker pass its limit by some 15 MiB;
@@ -91,7 +88,7 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
     if hasattr(signal, "SIGHUP"):  # a closed terminal reaches the whole process group too: the parent stops us
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    oscompat.unblock_signals(_STOP_SIGNALS)
+    oscompat.unblock_signals(STOP_SIGNALS)
     oscompat.die_with_parent(parent)
     try:
         handle = factory(*init_args)
@@ -200,7 +197,7 @@ class OrderedPool:
             resource_tracker.ensure_running()
         self._starting = worker
         try:
-            with oscompat.signals_held(_STOP_SIGNALS):
+            with oscompat.signals_held(STOP_SIGNALS):
                 process.start()
         finally:
             child.close()

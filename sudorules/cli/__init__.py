@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import click
 
@@ -65,8 +65,8 @@ class _ClosedStream(io.TextIOBase):
 
     def __init__(self, fd: int, error: SudorulesError):
         super().__init__()
-        self._fd, self._error = fd, error
-        self.closed_error = error  #: what a reader asks first (reader.stdin_text): told before any output
+        self._fd = fd
+        self.closed_error = error  #: also what a reader asks first (reader.stdin_text): told before any output
 
     @property
     def buffer(self) -> "_ClosedStream":  # binary reads and writes meet the same error
@@ -90,16 +90,16 @@ class _ClosedStream(io.TextIOBase):
 
     def write(self, data: Any) -> int:
         if data:
-            raise self._error
+            raise self.closed_error
         return 0
 
     def read(self, *_: Any) -> Any:
-        raise self._error
+        raise self.closed_error
 
     read1 = readline = read
 
     def __iter__(self) -> Iterator[str]:
-        raise self._error
+        raise self.closed_error
 
     def flush(self) -> None:
         pass
@@ -157,6 +157,23 @@ def _current_directory() -> None:
         from ..errors import InputError
 
         raise InputError("the current directory no longer exists (it was removed): cd to another one") from None
+
+
+def note_earlier_files(folder: Any, pattern: str, written: Iterable[Any], where: str, what: str) -> None:
+    """A directory is not emptied (``select --split-by``, ``solve --svg``): say on stderr which entries
+    of ``folder`` named like this run's files (the regular expression ``pattern``) it did not write,
+    as ``note: WHERE also holds ..., from an earlier run, WHAT``; an earlier, longer path's last steps
+    read as this one's."""
+    import re
+
+    mine = {os.path.basename(str(path)) for path in written}
+    try:
+        earlier = sorted(name for name in os.listdir(folder) if re.fullmatch(pattern, name) and name not in mine)
+    except OSError:
+        return
+    if earlier:
+        shown = ", ".join(earlier[:5]) + (f" and {len(earlier) - 5} more" if len(earlier) > 5 else "")
+        click.echo(f"note: {where} also holds {shown}, from an earlier run, {what}", err=True)
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":

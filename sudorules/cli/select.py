@@ -13,7 +13,7 @@ from ..collection.table import read_table
 from ..collection.template import row_template
 from ..errors import Interrupted, OptionError
 from ..output import check_csv_output, open_output
-from . import main
+from . import main, note_earlier_files
 from .template_option import format_option
 
 
@@ -68,11 +68,8 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
     click.echo(f"selected {len(chosen)} of {len(table.rows)} rows into {len(files)} file"
                f"{'' if len(files) == 1 else 's'} in {output}: "
                + ", ".join(f"{path.name} ({rows})" for path, rows in files), err=True)
-    # files of an earlier split stay (a directory is not emptied): say so, they are not this run's levels
-    written = {path.name for path, _ in files}
-    suffix = files[0][0].suffix if files else ""
-    earlier = sorted(path.name for path in files[0][0].parent.glob(f"{file_part(split_by)}-*{suffix}")
-                     if path.name not in written) if files else []
-    if earlier:
-        click.echo(f"note: {output} also holds {', '.join(earlier[:5])}{', ...' if len(earlier) > 5 else ''}, "
-                   "from an earlier run, not this one's levels", err=True)
+    if files:  # files of an earlier split stay: they are not this run's levels
+        import re
+
+        note_earlier_files(output, f"{re.escape(file_part(split_by))}-.*{re.escape(files[0][0].suffix)}",
+                           [path for path, _ in files], output, "not this one's levels")

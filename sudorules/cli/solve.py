@@ -21,7 +21,7 @@ from ..reader import names_file, records_from_argument
 from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
-from . import main
+from . import main, note_earlier_files
 from ..options import LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, solve_memory_bytes
 from .options import MEMORY_MIB, TIME_LIMIT
 from .theory_option import TheoryName, theories_help
@@ -147,7 +147,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             from ..draw import svg_steps
 
             folder = Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output)
-            _note_earlier(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]))
+            note_earlier_files(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]), str(folder),
+                               "not drawn by this one")
             drawn.append(folder)
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
@@ -163,28 +164,13 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
     if svg_output is not None and numbered:
-        _note_earlier(Path(svg_output), r"puzzle-\d+", drawn)
+        note_earlier_files(svg_output, r"puzzle-\d+", drawn, svg_output, "not drawn by this one")
     if html_output is not None and resolutions:
         from ..draw import write_path_html
 
         write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
                         title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
     raise click.exceptions.Exit(status)
-
-
-def _note_earlier(folder: Path, pattern: str, written: list[Path]) -> None:
-    """Say which entries of ``folder`` named like this run's drawings (``pattern``) it did not write:
-    a directory is not emptied, and an earlier, longer path's last steps read as this one's."""
-    import re
-
-    mine = {path.name for path in written}
-    try:
-        earlier = sorted(name for name in os.listdir(folder) if re.fullmatch(pattern, name) and name not in mine)
-    except OSError:
-        return
-    if earlier:
-        shown = ", ".join(earlier[:3]) + (f" and {len(earlier) - 3} more" if len(earlier) > 3 else "")
-        click.echo(f"note: {folder} also holds {shown}, from an earlier run, not drawn by this one", err=True)
 
 
 def _json_line(number: int, line: int, resolution: Resolution) -> None:
