@@ -20,14 +20,16 @@ from __future__ import annotations
 import os
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
+import numpy as np
 import pandas as pd
 
 from .enums import Status, Theory
 from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
                       solve_memory_bytes)
 from .puzzle import Puzzle
-from .reader import (PuzzleRecord, check_many, check_source, is_missing, looks_like_file_name, looks_like_puzzle,
-                     names_file, not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
+from .reader import (PuzzleRecord, cell_array, check_many, check_source, is_missing, looks_like_file_name,
+                     looks_like_puzzle, names_file, not_a_puzzle, read_puzzle_file, read_puzzles,
+                     records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
@@ -93,7 +95,7 @@ def _solve_record(solver: Solver, number: int, record: PuzzleRecord, theory: The
         except InvalidPuzzleError as invalid:
             error = invalid.reason
     return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,
-                      max_length=solver.max_length, status=Status.INVALID, error=f"line {record.line}: {error}",
+                      max_length=solver.max_length, status=Status.INVALID, error=f"{record.where}: {error}",
                       number=number, line=record.line)
 
 
@@ -104,9 +106,13 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
       invalid record);
     * a file: a :class:`~pathlib.Path` (or any ``os.PathLike``), or a string naming an existing
       file (``-``: standard input); records numbered by their lines;
-    * many puzzles: any other iterable (a list, a generator, a pandas Series), each item a puzzle's
-      text or a :class:`Puzzle`, records numbered by position; an item that is neither (a missing
-      value of a Series, a number) is an invalid record.
+    * many puzzles: any other iterable (a list, a generator, a pandas Series, a numpy array of
+      strings), each item a puzzle's text or a :class:`Puzzle`, records numbered by position; an item
+      that is neither (a missing value of a Series, a number) is an invalid record;
+    * an ``(N, 81)`` numpy array of cell values (0 empty, 1-9), as :func:`sudorules.canonical` takes:
+      N puzzles, numbered by row, each checked as its text would be (a repeated digit is an invalid
+      record); another shape (one puzzle's ``(81,)``: ``reshape(1, 81)``) or a value outside 0..9 is
+      an :class:`~sudorules.errors.InputError`.
 
     Anything else (a number, a mapping, a DataFrame, bytes, a string that is neither an existing
     file nor a puzzle) is an :class:`~sudorules.errors.InputError`, raised here."""
@@ -119,7 +125,15 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
         if names_file(puzzles) or not looks_like_puzzle(puzzles):
             return records_from_argument(puzzles)  # a file, or InputError: no such file (nor a puzzle)
         return _one_item(1, puzzles)
-    check_many(puzzles, "a puzzle, a file path, or an iterable of puzzles (a list, a pandas Series)")
+    if isinstance(puzzles, np.ndarray) and puzzles.dtype.kind not in "UO":
+        # cell values, not texts: iterated, a (1, 81) array gave one "not a puzzle: ndarray" row and an
+        # (81,) array 81 rows of "not a puzzle: uint8"
+        from .generation.generate import puzzle_strings  # the C generators: only for an array
+
+        rows = puzzle_strings(cell_array(puzzles))
+        return (record for number, text in enumerate(rows, start=1) for record in _one_item(number, text))
+    check_many(puzzles, "a puzzle, a file path, an iterable of puzzles (a list, a pandas Series) "
+                        "or an (N, 81) array of cell values")
     items = puzzles.tolist() if isinstance(puzzles, pd.Series) else puzzles
     return (record for number, item in enumerate(items, start=1) for record in _one_item(number, item))
 

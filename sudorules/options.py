@@ -79,15 +79,24 @@ def _bad(name: str, reason: str) -> OptionError:
     return OptionError(f"{name}: {reason}", reason)
 
 
+def _whole(value: object) -> Optional[int]:
+    """``value`` as a Python int when it is a whole number: an int or one of numpy's integers (a
+    count taken from an array: ``jobs=np.int64(2)`` was refused where ``max_length`` took it); None
+    for a bool, a float, a str or None.  The one test of every whole-number option."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def check_whole(value: object, name: str, low: int, high: Optional[int] = None) -> int:
     """``value`` when it is a whole number (not a bool) from ``low`` to ``high`` (None: no bound),
     else :class:`OptionError`: ``max_length=2.5``, ``"3"`` or ``0`` are told as the command line
     tells them, before any work."""
-    try:
-        number = operator.index(value)  # int, numpy's integers; not a float, a str or None
-    except TypeError:
-        number = None
-    if isinstance(value, bool) or number is None:
+    number = _whole(value)
+    if number is None:
         raise _bad(name, f"{value!r} is not a whole number")
     if number < low or (high is not None and number > high):
         raise _bad(name, f"{number} is not in {low}..{high}" if high is not None else f"{number} is below {low}")
@@ -104,10 +113,7 @@ def max_jobs() -> int:
 def capped_jobs(jobs: int, name: str = "jobs") -> tuple[int, Optional[str]]:
     """``(jobs to use, message)``: ``jobs`` itself and None, or the cap and the message saying so;
     :class:`OptionError` for a value below 1 or not an integer."""
-    if isinstance(jobs, bool) or not isinstance(jobs, int):
-        raise _bad(name, f"{jobs!r} is not a whole number")
-    if jobs < 1:
-        raise _bad(name, f"{jobs} is below 1")
+    jobs = check_whole(jobs, name, 1)
     most = max_jobs()
     if jobs <= most:
         return jobs, None
@@ -145,11 +151,12 @@ def check_memory_mib(value: Optional[int], name: str = "memory limit") -> Option
     """A memory limit in MiB (None: the default, 0: no limit): a whole number from 0."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    number = _whole(value)
+    if number is None:
         raise _bad(name, f"{value!r} is not a whole number of MiB")
-    if value < 0:
-        raise _bad(name, f"{value} is below 0 (0 means no limit)")
-    return value
+    if number < 0:
+        raise _bad(name, f"{number} is below 0 (0 means no limit)")
+    return number
 
 
 def solve_memory_bytes(value: Optional[int]) -> Optional[int]:

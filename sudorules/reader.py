@@ -26,10 +26,13 @@ from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, parse_lines, parse_pu
 if TYPE_CHECKING:
     from pathlib import Path
 
+    import numpy as np
 
 
-__all__ = ["TAIL", "PuzzleRecord", "check_many", "check_source", "looks_like_puzzle", "names_file", "open_lines",
-           "parse_puzzle", "read_puzzle_file", "read_puzzles", "records_from_argument", "with_tail"]
+
+__all__ = ["ARGUMENT_PUZZLE", "TAIL", "PuzzleRecord", "cell_array", "check_many", "check_source", "looks_like_puzzle",
+           "names_file", "open_lines", "parse_puzzle", "read_puzzle_file", "read_puzzles", "records_from_argument",
+           "with_tail"]
 
 #: The CSV column that keeps each record's tail (``check``, ``rate``, ``canon``, ``select``...): the
 #: generator's tries count of the controlled-bias collection, a serate ``ED=9.0/1.2/1.2``, anything
@@ -44,6 +47,12 @@ def with_tail(text: str, tail: str) -> str:
     return f"{text} {tail}" if tail else text
 
 
+#: how messages and ``error`` cells name the puzzle given as a command-line argument: SudoRules'
+#: number for a puzzle given alone, which ``solve`` prints in its path (``PUZZLE 0 IS SOLVED``);
+#: ``check PUZZLE`` said ``line 1`` of a file there was none of
+ARGUMENT_PUZZLE = "PUZZLE 0"
+
+
 @dataclass(frozen=True)
 class PuzzleRecord:
     """One input record: where it came from, the puzzle (or ``None``) and the reason it is invalid."""
@@ -53,22 +62,31 @@ class PuzzleRecord:
     puzzle: Optional[Puzzle]
     error: Optional[str] = None
     tail: str = ""  #: whatever followed the 81 grid characters, stripped
+    #: where the record is when it is no line of a file (:data:`ARGUMENT_PUZZLE`); None: ``line N``
+    origin: Optional[str] = None
 
     @property
     def ok(self) -> bool:
         """True when the record holds a valid puzzle."""
         return self.puzzle is not None
 
+    @property
+    def where(self) -> str:
+        """Where the record is, as every message and ``error`` cell names it: ``line 3``, or
+        ``PUZZLE 0`` for the puzzle given as the command-line argument."""
+        return self.origin or f"line {self.line}"
+
     def with_tail(self, text: str) -> str:
         """``text`` (the puzzle, or what an output makes of it) followed by this record's tail."""
         return with_tail(text, self.tail)
 
 
-def read_puzzles(lines: Iterable[str]) -> Iterator[PuzzleRecord]:
+def read_puzzles(lines: Iterable[str], origin: Optional[str] = None) -> Iterator[PuzzleRecord]:
     """Yield one :class:`PuzzleRecord` per puzzle (valid or not) of the input lines, in input order
-    (the forms are those of :func:`sudorules.puzzle.parse_lines`)."""
+    (the forms are those of :func:`sudorules.puzzle.parse_lines`); ``origin``: the records'
+    :attr:`PuzzleRecord.origin`."""
     for line, text, puzzle, error, tail in parse_lines(lines):
-        yield PuzzleRecord(line, text, puzzle, error, tail)
+        yield PuzzleRecord(line, text, puzzle, error, tail, origin)
 
 
 def printable(name: str) -> str:
@@ -238,6 +256,20 @@ def check_many(puzzles: object, expected: str) -> None:
         raise InputError(f"puzzles: expected {expected}, got {type(puzzles).__name__}")
 
 
+def cell_array(puzzles: object) -> "np.ndarray":
+    """A user's array of cell values (0 empty, 1-9) as the ``(N, 81)`` uint8 array of
+    :func:`sudorules.core.as_array`: a wrong shape (one puzzle's ``(81,)`` included: ``(1, 81)``), a
+    dtype that is not integers or a value outside 0..9 is the :class:`InputError` the API gives for
+    what holds no puzzles, naming what it got."""
+    from .core import as_array  # numpy: only for an array
+
+    try:
+        return as_array(puzzles)
+    except ValueError as error:
+        one = getattr(puzzles, "shape", None) == (81,)  # a row taken from an (N, 81) array
+        raise InputError(f"puzzles: {error}" + ("; one puzzle is array.reshape(1, 81)" if one else "")) from None
+
+
 def names_file(argument: str) -> bool:
     """True when a command-line argument is read as a file: ``-`` or an existing path."""
     if argument == "-":
@@ -261,5 +293,5 @@ def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
     if names_file(argument):
         return read_puzzle_file(argument)
     if looks_like_puzzle(argument):
-        return read_puzzles(argument.splitlines())
+        return read_puzzles(argument.splitlines(), origin=ARGUMENT_PUZZLE)
     raise InputError(f"{clipped(argument)}: no such file (nor a puzzle: 81 grid characters, 1-9 and . or 0)")

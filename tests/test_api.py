@@ -201,6 +201,24 @@ def test_a_bad_option_is_an_option_error_before_any_work(call):
         call()
 
 
+def test_numpy_integers_are_whole_numbers_for_every_count():
+    """``jobs=np.int64(2)`` (a count read from an array) was "not a whole number" where
+    ``max_length=np.int64(5)`` was taken: every whole-number option now takes numpy's integers, as
+    Python ints, and still refuses a bool or a float."""
+    import numpy as np
+
+    from sudorules.batch.runner import RateOptions
+
+    options = RateOptions(jobs=np.int64(2), memory_limit=np.uint16(0), max_length=np.int32(5), max_depth=np.int8(2))
+    values = (options.jobs, options.memory_limit, options.max_length, options.max_depth)
+    assert values == (2, 0, 5, 2) and all(type(value) is int for value in values)
+    table = sudorules.rate(EASY_TEXT, jobs=np.int64(1), memory_limit=np.int64(0), max_length=np.int64(5))
+    assert table["status"].tolist() == ["solved"]
+    for bad in (dict(jobs=True), dict(jobs=np.float64(2.0)), dict(memory_limit=np.float32(1)), dict(jobs=np.int64(0))):
+        with pytest.raises(sudorules.OptionError):
+            RateOptions(**bad)
+
+
 def test_what_is_no_puzzle_is_told_so():
     import pandas as pd
 
@@ -301,6 +319,31 @@ def test_canonical_takes_an_array_of_strings_as_rate_and_check_do():
     assert sudorules.rate(np.array([EASY_TEXT]))["status"].tolist() == ["solved"]
     with pytest.raises(sudorules.PuzzleError, match="a missing value"):
         sudorules.canonical(np.array([EASY_TEXT, None], dtype=object))
+
+
+def test_an_array_of_cell_values_is_one_puzzle_per_row_for_check_rate_and_solve():
+    """A (1, 81) uint8 array gave check one invalid row "not a puzzle: ndarray", and an (81,) array
+    81 rows "not a puzzle: uint8": an (N, 81) array of cell values is N puzzles, as canonical takes
+    it; each row checked as its text would be; any other shape or value is an InputError."""
+    import numpy as np
+
+    values = np.array([[0 if c == "." else int(c) for c in EASY_TEXT]], np.uint8)
+    repeated = values.copy()
+    repeated[0, 1] = values[0, 0]  # the same digit twice in row 1
+    both = np.vstack([values, repeated]).astype(np.int64)
+    checked = sudorules.check(both)
+    assert checked["puzzle"].tolist() == [EASY_TEXT, EASY_TEXT[0] * 2 + EASY_TEXT[2:]]
+    assert checked["solutions"].tolist()[0] == 1 and checked["error"].tolist()[0] == ""
+    assert checked["error"].tolist()[1].startswith("line 2: digit ")
+    assert sudorules.rate(values)["status"].tolist() == ["solved"]
+    assert [r.status for r in sudorules.solve(values)] == [Status.SOLVED]
+    assert len(sudorules.check(np.zeros((0, 81), np.uint8))) == 0
+    for bad, why in ((values[0], r"shape \(81,\); one puzzle is array.reshape\(1, 81\)"),
+                     (values.reshape(1, 9, 9), r"shape \(1, 9, 9\)"), (values * 2, r"0 \(empty\) or 1..9"),
+                     (values.astype(float), "integers 0..9")):
+        for call in (sudorules.check, sudorules.rate, sudorules.classify, sudorules.canonical):
+            with pytest.raises(sudorules.InputError, match=f"^puzzles: .*{why}"):
+                call(bad)
 
 
 @pytest.mark.parametrize("given", [None, EASY_TEXT.encode(), 5], ids=lambda g: type(g).__name__)

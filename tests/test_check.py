@@ -99,6 +99,27 @@ def test_command_on_a_single_puzzle_argument_and_on_stdin():
     assert piped.exit_code == 0 and rows_of(piped.output)[0]["minimal"] == "true"
 
 
+def test_a_puzzle_given_as_the_argument_is_named_as_solve_names_it(tmp_path, monkeypatch):
+    """`check PUZZLE` named the argument `line 1` of a file there was none of (so did rate, classify
+    and canon): every command now names it as solve does; a file's record keeps its line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.txt").write_text(CLASH + "\n")
+    solved = CliRunner().invoke(main, ["solve", CLASH])
+    assert solved.exit_code == 1
+    named = solved.stderr.strip()  # solve's one line about the argument: "<name>: <reason>"
+    name, reason = named.split(": ", 1)
+    assert "repeated" in reason and name != "line 1"
+    for command in (["check"], ["rate", "--jobs", "1"], ["classify", "--jobs", "1"]):
+        for source, expected in ((CLASH, named), ("in.txt", f"line 1: {reason}")):
+            (tmp_path / "out.csv").unlink(missing_ok=True)  # rate resumes an existing output
+            result = CliRunner().invoke(main, [*command, source, "-o", "out.csv"])
+            assert result.exit_code == 1, (command, source, result.output)
+            assert rows_of((tmp_path / "out.csv").read_text())[0]["error"] == expected, (command, source)
+    for source, expected in ((CLASH, named), ("in.txt", f"line 1: {reason}")):
+        result = CliRunner().invoke(main, ["canon", source])
+        assert result.exit_code == 1 and result.stderr.strip() == expected
+
+
 def test_a_missing_file_is_a_usage_error_not_a_puzzle(tmp_path):
     result = CliRunner().invoke(main, ["check", str(tmp_path / "missing.txt")])
     assert result.exit_code == 2

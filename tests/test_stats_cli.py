@@ -94,6 +94,45 @@ def test_plot_writes_a_png(files, tmp_path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("moment", ["printing the report", "closing the figure"])
+def test_plot_interrupted_at_its_end_leaves_the_old_file(files, tmp_path, monkeypatch, moment):
+    """A Ctrl-C in the last milliseconds of `stats --plot` (the report printed after the plot, the
+    figure closed after the rename) ended the run with status 130 and the new plot in place: the
+    rename is now the last thing done, so an interrupted run leaves the old file, as every command."""
+    pytest.importorskip("matplotlib")
+    import signal
+
+    import matplotlib.pyplot as pyplot
+
+    import sudorules.stats.text as text
+    from sudorules.errors import Interrupted
+
+    def interrupt(*_args, **_kwargs):
+        raise Interrupted(signal.SIGINT)
+
+    if moment == "printing the report":
+        monkeypatch.setattr(text, "format_report", interrupt)
+    else:
+        real_close, calls = pyplot.close, []
+
+        def close_then_interrupt(*args, **kwargs):
+            real_close(*args, **kwargs)
+            calls.append(args)
+            if len(calls) == 1:
+                interrupt()
+
+        monkeypatch.setattr(pyplot, "close", close_then_interrupt)
+    out = tmp_path / "dist.png"
+    out.write_bytes(b"the plot of an earlier run")
+    args = ["stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--plot", out]
+    result = run(*args)
+    assert result.exit_code == 130 and result.output.endswith("interrupted\n"), result.output
+    assert out.read_bytes() == b"the plot of an earlier run"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".dist.png.")] == []  # no temporary left
+    monkeypatch.undo()
+    assert run(*args).exit_code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_plot_log_scale_of_a_single_level_writes_no_warning(tmp_path):
     """40 puzzles of 18 clues (a classify output of top1465) on a log scale: matplotlib's
     'identical low and high ylims' UserWarning reached stderr with a line of our code."""
@@ -353,6 +392,56 @@ def test_unreadable_inputs_exit_2(tmp_path, rated):
             result = run(*command)
             assert result.exit_code == 2, (path, result.output)
             assert result.output.startswith("Error: ") and message in result.output
+            assert result.output.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_blank_lines_ending_a_value_file_are_no_values(files):
+    """A value file whose last line is followed by a blank one (an editor's, or `echo >> W.txt`) was
+    refused: "has 7 lines but the collection has 6 rows".  Blank lines past the rows at its end are
+    no values; a blank line within the rows, the last one's included, is still a missing value."""
+    def stats(*values_and_puzzles):
+        result = run("stats", *values_and_puzzles, "--raw", "--json")
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    text = (files / "W.txt").read_text()
+    assert text.endswith("\n") and not text.endswith("\n\n")
+    alone = stats("--column", f"W={files / 'W.txt'}")
+    joined = stats(files / "puzzles.txt", "--column", f"W={files / 'W.txt'}")
+    assert alone["rows"] == joined["rows"] == len(ROWS)
+    for ending in ("\n", "\n\n", " \n\t\r\n"):
+        (files / "Wb.txt").write_text(text + ending)
+        assert stats(files / "puzzles.txt", "--column", f"W={files / 'Wb.txt'}")["columns"] == joined["columns"]
+        assert stats("--column", f"W={files / 'Wb.txt'}")["rows"] == alone["rows"]
+        compared = run("compare", files / "puzzles.txt", "--column", f"W={files / 'Wb.txt'}",
+                       "--column", f"B={files / 'B.txt'}", "--ratings", "W", "B")
+        assert compared.exit_code == 0, compared.output
+    last_missing = text[:text.rstrip("\n").rfind("\n") + 1] + "\n"  # the last puzzle's value left blank
+    for ending in ("", "\n\n"):
+        (files / "Wb.txt").write_text(last_missing + ending)
+        column = stats(files / "puzzles.txt", "--column", f"W={files / 'Wb.txt'}")["columns"]["W"]
+        assert column["missing"] == joined["columns"]["W"]["missing"] + 1
+    (files / "Wb.txt").write_text(text + "\n5\n")  # a value after the blank line: one line too many
+    assert run("stats", files / "puzzles.txt", "--column", f"W={files / 'Wb.txt'}").exit_code == 1
+
+
+def test_a_parquet_input_that_cannot_be_read_exits_2(tmp_path, rated):
+    """Garbage, a truncated copy or an empty file named .parquet: nothing of it can be read, an input
+    unusable as a missing or unreadable one is, and told so with status 2 (it was 1, as a bad row)."""
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    whole = tmp_path / "whole.parquet"
+    pd.read_csv(rated, dtype=str, keep_default_na=False).to_parquet(whole)
+    assert run("stats", whole).exit_code == 0
+    data = whole.read_bytes()
+    for name, content in (("garbage", bytes(range(256)) * 2), ("truncated", data[:len(data) // 2]), ("empty", b"")):
+        path = tmp_path / f"{name}.parquet"
+        path.write_bytes(content)
+        for command in (["stats", path], ["compare", path, "--ratings", "W", "B"], ["select", path]):
+            result = run(*command)
+            assert result.exit_code == 2, (name, command[0], result.output)
+            assert result.output.startswith(f"Error: {path}: not a readable Parquet file (")
             assert result.output.count("\n") == 1 and "Traceback" not in result.output
 
 

@@ -210,12 +210,12 @@ class Rater:
         that a row whose worker is killed keeps the ratings it finished)."""
         started = time.perf_counter()
         if record.puzzle is None:
-            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {record.error}")
+            return record_failed_row(record, self.ratings, "invalid", f"{record.where}: {record.error}")
         puzzle = record.puzzle
         try:
             solution = unique_solution(puzzle)
         except InvalidPuzzleError as error:
-            return record_failed_row(record, self.ratings, "invalid", f"line {record.line}: {error.reason}",
+            return record_failed_row(record, self.ratings, "invalid", f"{record.where}: {error.reason}",
                                      time.perf_counter() - started)
         row = RatingRow(str(puzzle), puzzle.clues, tail=record.tail)
         if self.classify:

@@ -36,7 +36,7 @@ import stat
 import sys
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OptionError, OutputError, SudorulesError
@@ -214,7 +214,7 @@ class RateOptions:
                 warnings.warn(message, stacklevel=3)
             object.__setattr__(self, "jobs", jobs)
         object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
-        check_memory_mib(self.memory_limit)
+        object.__setattr__(self, "memory_limit", check_memory_mib(self.memory_limit))
 
 
 def _rater(options: RateOptions) -> Callable:
@@ -389,8 +389,10 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
 
 
 def rate_file(source: str, output: Optional[str], options: RateOptions = RateOptions(),
-              template: Optional[RowTemplate] = None) -> BatchSummary:
+              template: Optional[RowTemplate] = None, origin: Optional[str] = None) -> BatchSummary:
     """Rate every record of ``source`` (a file or ``-``) into ``output`` (CSV; stdout when None or ``-``).
+    ``origin``: how rows name where their records are, when ``source`` holds a puzzle given as the
+    command-line argument (:data:`~sudorules.reader.ARGUMENT_PUZZLE`, not ``line 1`` of a file of ours).
 
     With an output file, resumes: rows already there are kept and their puzzles skipped, except
     those whose status is in ``retry``, which are rated again and replaced.  An output name ending
@@ -418,7 +420,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         start_method()  # a bad SUDORULES_START_METHOD: an OptionError before any output is made
     if output is not None and is_parquet_name(output):
         require("pyarrow", f"writing {output}")
-        return _rate_to_parquet(source, output, options)
+        return _rate_to_parquet(source, output, options, origin)
     ratings, retry = tuple(options.ratings), tuple(options.retry)
     if retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
@@ -431,6 +433,8 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     bar = None
     try:
         records = read_puzzle_file(source)  # read once, as it comes (a pipe cannot be read again)
+        if origin is not None:
+            records = (replace(record, origin=origin) for record in records)
         if output is None or is_stream(output):
             handle_fd = _opened(lambda: stream_descriptor(output or "-"), output)
             if template is None:
@@ -560,7 +564,7 @@ def _write(fd: int, line: str, output: Optional[str], cut_back: bool = False) ->
     return len(data)
 
 
-def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSummary:
+def _rate_to_parquet(source: str, output: str, options: RateOptions, origin: Optional[str] = None) -> BatchSummary:
     """Rate into a resumable CSV beside ``output``, then write the Parquet file (atomically) from it."""
     import pandas as pd
 
@@ -569,7 +573,7 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions) -> BatchSum
     if os.path.exists(output) and not os.path.exists(partial):  # resume from a finished file
         _partial_from_parquet(output, partial, [header(options.ratings, options.canonical, tail)
                                                 for tail in (True, False)])
-    summary = rate_file(source, partial, options)
+    summary = rate_file(source, partial, options, origin=origin)
     table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
                         keep_default_na=False)
     for column in ("puzzle", "tail", "error"):  # the texts themselves: the ' before a formula-like cell is for CSV

@@ -87,7 +87,7 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
             reason = record.error if k is None else errors[k]
             if reason:
                 bad += 1
-                click.echo(f"line {record.line}: {reason}", err=True)
+                click.echo(f"{record.where}: {reason}", err=True)
                 continue
             form = forms[k]  # type: ignore[index]
             if unique:

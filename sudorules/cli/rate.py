@@ -14,7 +14,7 @@ from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
-from ..reader import looks_like_puzzle, names_file
+from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file
 from ..output import is_stream
 from . import main
 from ..options import MAX_LENGTH_RANGE
@@ -146,7 +146,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
 
 
 def run_batch(source: str, output: Optional[str], options: RateOptions, verb: str,
-              template: Optional[RowTemplate] = None) -> None:
+              template: Optional[RowTemplate] = None, origin: Optional[str] = None) -> None:
     """Run a batch (``rate``, ``classify``) and end as they end: a summary line on stderr, exit status 1
     when some row is invalid or crashed, the interrupted run's count on Ctrl-C.  ``template``
     (``--format``): text lines on standard output instead of the CSV.  ``source``: a file, ``-``, or
@@ -157,10 +157,10 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
             path = os.path.join(folder, "puzzle.txt")
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(source + "\n")
-            run_batch(path, output, options, verb, template)
+            run_batch(path, output, options, verb, template, origin=ARGUMENT_PUZZLE)  # its rows: PUZZLE 0
         return
     try:
-        summary = rate_file(source, output, options, template)
+        summary = rate_file(source, output, options, template, origin)
     except Interrupted as stop:
         done = getattr(stop, "summary", None)
         if done is not None:

@@ -111,8 +111,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     status = 0
     for rank, record in enumerate(records, start=1):
         number = rank if numbered else 0
-        # a file's puzzle by its line, the one given as the argument as its path names it
-        at = where["at"] = f"line {record.line}" if numbered else f"PUZZLE {number}"
+        # a file's puzzle by its line, the one given as the argument as its path names it (PUZZLE 0)
+        at = where["at"] = record.where
         if record.puzzle is None:
             click.echo(f"{at}: {record.error}", err=True)
             if output_format == "json":

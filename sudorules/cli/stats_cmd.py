@@ -60,8 +60,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     \b
     Exit status: 0 report printed; 1 an input's content cannot be used (not
     UTF-8, a non-number in a counted row, a misaligned value file, nothing to
-    count); 2 bad arguments (a missing, unreadable or directory input, a bad
-    --column/--log/--rating, an unsupported or unwritable --plot file).
+    count); 2 bad arguments (a missing, unreadable or directory input, a
+    .parquet input that is no Parquet, a bad --column/--log/--rating, an
+    unsupported or unwritable --plot file).
 
     The papers' conventions:
 
@@ -96,8 +97,19 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     collection = load_collection(files, pairs, ratings)
     echo_notes(collection)
     report = build_report(collection, unbiased, log_columns)
+    figure = None
     if plot is not None:
-        from ..stats.plot import plot_distributions
-        plot_distributions(report, plot, plot_scale, inputs)
-    click.echo(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) if as_json
-               else format_report(report, by_clues=by == "clues"), nl=as_json)
+        from ..stats.plot import build_figure, close_figure, save_figure
+        figure = build_figure(report, plot_scale)  # "nothing to draw" before any output
+    try:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) if as_json
+                   else format_report(report, by_clues=by == "clues"), nl=as_json)
+    except BaseException:  # an interrupt, a closed stdout: the drawing is not written
+        if figure is not None:
+            close_figure(figure)
+        raise
+    if figure is not None:
+        # the plot's rename last, as every command's output file: written before the report, a Ctrl-C
+        # while the report was printed ended the run with status 130 and the new plot in place, where
+        # an interrupted run leaves the old file as it was
+        save_figure(figure, plot, inputs)

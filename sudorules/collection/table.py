@@ -3,8 +3,9 @@
 
 Cells stay the text the output holds (a Parquet integer column gives ``7``, a missing value an
 empty cell), so that a row selected and written again is the row that was read.  Problems are
-one-line errors: an input that cannot be opened is an :class:`~sudorules.errors.InputError` (exit
-status 2), content that is not such a table a :class:`TableError` naming the file and line (1).
+one-line errors: an input that cannot be opened, or a Parquet file that cannot be read at all (no
+row of it can be), is an :class:`~sudorules.errors.InputError` (exit status 2), content that is not
+such a table a :class:`TableError` naming the file and line (1).
 """
 
 from __future__ import annotations
@@ -98,16 +99,19 @@ def is_parquet(name: str, data: bytes) -> bool:
 
 
 def parquet_strings(name: str, data: bytes):
-    """A Parquet file as a pandas DataFrame of text cells (missing values empty); :class:`TableError`
-    when pyarrow is missing or the bytes are not Parquet."""
+    """A Parquet file as a pandas DataFrame of text cells (missing values empty);
+    :class:`~sudorules.errors.MissingDependencyError` when pyarrow is missing, an :class:`InputError`
+    when the bytes are not Parquet."""
     import pandas as pd
 
     require("pyarrow", f"reading {shown(name)} (Parquet)")  # MissingDependencyError: status 2
     try:
         frame = pd.read_parquet(io.BytesIO(data))
     except Exception as error:  # pyarrow raises many kinds; all mean the same to the user
+        # garbage, a truncated copy, a text file named .parquet: nothing of it can be read, an input
+        # unusable as a whole as a missing or unreadable file is (status 2, was 1), not a bad row
         message = (str(error).splitlines() or [type(error).__name__])[0]
-        raise TableError(f"{shown(name)}: not a readable Parquet file ({message})") from None
+        raise InputError(f"{shown(name)}: not a readable Parquet file ({message})") from None
     return frame.apply(lambda column: column.map(lambda v: "" if pd.isna(v) else str(v))).astype(str)
 
 

@@ -29,9 +29,8 @@ import numpy as np
 
 from .. import _canon
 from ..core import as_array
-from ..errors import InputError
 from ..puzzle import Puzzle, PuzzleError
-from ..reader import check_many, not_a_puzzle
+from ..reader import cell_array, check_many, not_a_puzzle
 
 __all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonical_text",
            "canonical_texts", "canonicalize"]
@@ -239,13 +238,11 @@ def _puzzles(puzzles: object) -> Union[PuzzleLike, np.ndarray, list[Puzzle]]:
 
 
 def _array_batch(array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`canonical_batch` of a user's array of cell values: its ValueErrors (a shape other than
-    (N, 81), a value outside 0..9) are the InputError the API promises for what holds no puzzles.
-    The values are not checked as puzzles (no repeated digit): an array is the fast path."""
-    try:
-        return canonical_batch(array)
-    except ValueError as error:
-        raise InputError(f"puzzles: {error}") from None
+    """:func:`canonical_batch` of a user's array of cell values, checked by
+    :func:`~sudorules.reader.cell_array` (a shape other than (N, 81), a value outside 0..9: the
+    InputError the API promises for what holds no puzzles, as rate and check give it).  The values
+    are not checked as puzzles (no repeated digit): an array is the fast path."""
+    return canonical_batch(cell_array(array))
 
 
 def canonical(puzzles: Union[PuzzleLike, np.ndarray, Iterable[PuzzleLike]]):

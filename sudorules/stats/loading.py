@@ -13,8 +13,8 @@ Inputs (issue #5), each a file name or ``-`` for standard input (once per run):
   CSV or Parquet output (``check``, ``rate`` and ``select`` keep each record's tail there), so a rated
   controlled-bias file gives the numbers of minimal puzzles per grid as the puzzle file does;
 * line-aligned plain files of one value per line (``W-ratings.txt``, ``SER.txt``...), added as named
-  columns with ``NAME=FILE``; line k describes puzzle k, so every such file must have exactly as many
-  lines as the table has rows.  Puzzle k is row k of the table: inputs joined on the puzzle take the
+  columns with ``NAME=FILE``; line k describes puzzle k (a blank line: no value), so every such file
+  must have exactly as many lines as the table has rows, blank lines past them at its end aside.  Puzzle k is row k of the table: inputs joined on the puzzle take the
   first one's order, so a value file follows the first of them; when another lists the puzzles in
   another order, :attr:`Collection.notes` says which order was taken (the commands print it).
 
@@ -37,13 +37,15 @@ counted row, a value that is not a number is an error naming the file and line.
 and a ``ValueError``) with a one-line message naming the file (and line):
 
 * exit status 2 (:class:`StatsFileError`, an :class:`~sudorules.errors.InputError`): an input that
-  cannot be opened or read at all: missing, a directory, no permission, an empty name, ``-`` twice;
+  cannot be opened or read at all: missing, a directory, no permission, an empty name, ``-`` twice,
+  a Parquet file no row of which can be read (garbage or a truncated copy named ``.parquet``);
 * exit status 2 (:class:`StatsUsageError`): an option that cannot be used: ``--column`` not of the
   form ``NAME=FILE``, a column name that names no column (``--log``, ``--rating``, ``compare
   --ratings``), a ``--plot`` file type that is not supported;
 * exit status 1 (:class:`StatsInputError` itself): the content of a readable input cannot be used:
-  not UTF-8, not a readable CSV or Parquet file, a non-numeric value in a counted row, a value file
-  whose line count differs from the table's, nothing to count (an empty file, every row invalid).
+  not UTF-8, not a readable CSV file, a Parquet file without our columns, a non-numeric value in a
+  counted row, a value file whose line count differs from the table's, nothing to count (an empty
+  file, every row invalid).
 """
 
 from __future__ import annotations
@@ -262,6 +264,8 @@ def read_parquet_bytes(name: str, data: bytes) -> pd.DataFrame:
     try:
         raw = parquet_strings(name, data)
         check_header(name, 1, [str(c) for c in raw.columns])
+    except InputError as error:  # no Parquet at all: as an input that cannot be read (status 2)
+        raise StatsFileError(str(error)) from None
     except TableError as error:
         raise StatsInputError(str(error)) from None
     return _typed_table(name, raw, parquet_lines(len(raw)))
@@ -371,6 +375,17 @@ def read_value_text(name: str, text: str) -> list[float]:
     return values
 
 
+def _without_blank_end(values: list[float], rows: int) -> list[float]:
+    """A value file's values without the blank lines that end it past the collection's ``rows``
+    (0: the file makes the collection): an editor's or a script's empty last line is no puzzle's
+    value (100 values and a blank line were refused as "101 lines but the collection has 100 rows"),
+    while a blank line that is the last puzzles' missing value, within ``rows``, stays one."""
+    end = len(values)
+    while end > rows and math.isnan(values[end - 1]):  # NaN: a blank line (a value is a finite number)
+        end -= 1
+    return values[:end]
+
+
 def _read_table(sources: _Sources, name: str) -> pd.DataFrame:
     data = sources.read_bytes(name)
     if is_parquet(name, data):
@@ -399,6 +414,7 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
     frame, members = combine_tables(tables, files) if tables else (pd.DataFrame(), [])
     for name, file_name in columns:
         values = read_value_text(file_name, decode_text(file_name, sources.read_bytes(file_name)))
+        values = _without_blank_end(values, len(frame) if tables or "line" in frame else 0)
         if not tables and "line" not in frame:
             frame = pd.DataFrame({"line": range(1, len(values) + 1), "source": shown(file_name)})
         if len(values) != len(frame):

@@ -113,14 +113,31 @@ def plot_distributions(report: dict, output: Union[str, Path], scale: str = "aut
 
     The format is the one of ``output``'s extension (.png, .pdf, .svg); ``scale`` is ``auto``,
     ``linear`` or ``log``; ``inputs`` are files the output must not replace."""
+    plot_format(output)  # an unsupported type before the drawing
+    return save_figure(build_figure(report, scale), output, inputs)
+
+
+def save_figure(figure, output: Union[str, Path], inputs: Iterable[Optional[Union[str, Path]]] = ()) -> Path:
+    """Write ``figure`` into ``output`` in the format its extension names, and close it.
+
+    The figure is closed before the rename of :func:`~sudorules.output.open_output`, which is then
+    the last thing done, as for every output file: closed after it, an interrupt while matplotlib
+    let the figure go ended the run with status 130 and the new file in place, where an interrupted
+    run leaves the old one as it was."""
     fmt = plot_format(output)
-    figure = build_figure(report, scale)
     try:
         with open_output(output, binary=True, inputs=inputs) as stream:
             figure.savefig(stream, format=fmt, dpi=110)
-    finally:
-        _pyplot().close(figure)
+            close_figure(figure)
+    except BaseException:
+        close_figure(figure)  # not closed if savefig failed; closing twice does nothing
+        raise
     return Path(output)
+
+
+def close_figure(figure) -> None:
+    """Let matplotlib forget ``figure`` (pyplot keeps every figure until it is closed)."""
+    _pyplot().close(figure)
 
 
 def _draw_panel(axis, title: str, key: str, records: list[dict], count: int, what: str, unbiased: bool,
