@@ -35,11 +35,11 @@ if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
     from .engine.solver import Solver
     from .enums import Status, Theory
     from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotSolvedError,
-                         OptionError, OutputError, SudorulesError, TimeLimitError)
+                         OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
     from .generation.canonical import automorphisms, canonical
     from .generation.count import count_minimals
     from .generation.generate import generate_frame as generate_puzzles
-    from .puzzle import Candidate, Puzzle, PuzzleError
+    from .puzzle import Candidate, Puzzle
     from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
     from .resolution.steps import ChainCell, CspVariable, Resolution, Step
 
@@ -50,11 +50,11 @@ def _load() -> None:
     from .engine.solver import Solver
     from .enums import Status, Theory
     from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotSolvedError,
-                         OptionError, OutputError, SudorulesError, TimeLimitError)
+                         OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
     from .generation.canonical import automorphisms, canonical, canonicalize
     from .generation.count import count_minimals
     from .generation.generate import generate_frame as generate_puzzles
-    from .puzzle import Candidate, Puzzle, PuzzleError
+    from .puzzle import Candidate, Puzzle
     from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
     from .resolution.steps import ChainCell, CspVariable, Resolution, Step
 

@@ -27,9 +27,8 @@ from .enums import Status, Theory
 from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
                       solve_memory_bytes)
 from .puzzle import Puzzle
-from .reader import (PuzzleRecord, cell_array, check_many, check_source, is_missing, looks_like_file_name,
-                     looks_like_puzzle, names_file, not_a_puzzle, read_puzzle_file, read_puzzles,
-                     records_from_argument)
+from .reader import (PuzzleRecord, cell_array, check_many, check_source, is_missing, looks_like_puzzle,
+                     names_file, not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
 from .engine.solver import Solver
 from .resolution.steps import Resolution
@@ -60,10 +59,12 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     (SPEC §10); in any case.
 
     One puzzle (its text or a :class:`~sudorules.puzzle.Puzzle`) gives one
-    :class:`~sudorules.resolution.steps.Resolution`: :class:`~sudorules.puzzle.PuzzleError` for a
+    :class:`~sudorules.resolution.steps.Resolution`: :class:`~sudorules.errors.PuzzleError` for a
     text that is no puzzle, :class:`~sudorules.errors.InvalidPuzzleError` for a puzzle with no or
-    several solutions.  A file (a ``Path``, or a string naming an existing file) or an iterable of
-    puzzles (a list, a pandas Series...) gives a list of resolutions in input order, where a record
+    several solutions; a string that is neither an existing file nor a puzzle (``"puzzles"``) is the
+    :class:`~sudorules.errors.InputError` ``check`` and ``rate`` give (:func:`records`).  A file (a
+    ``Path``, or a string naming an existing file) or an iterable of puzzles (a list, a pandas
+    Series...) gives a list of resolutions in input order, where a record
     that is invalid gets status ``invalid`` and its ``error`` (``line 3: several solutions``), as
     ``sudorules rate`` rows do.  A puzzle the theory cannot finish, or that reaches ``time_limit``
     (seconds) or ``memory_limit`` (MiB the rules may grow the process by, as ``solve --memory-limit``:
@@ -73,8 +74,7 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     time_limit = check_time_limit(time_limit)
     memory_bytes = solve_memory_bytes(memory_limit)
     solver = _solver(max_length, lean_braids_from)
-    if isinstance(puzzle, Puzzle) or (isinstance(puzzle, str) and not names_file(puzzle)
-                                      and not looks_like_file_name(puzzle)):
+    if _is_one_puzzle(puzzle):
         return solver.solve(puzzle, theory, time_limit=time_limit, memory_limit=memory_bytes)
     theory = Theory.of(theory)
     return [_solve_record(solver, number, record, theory, time_limit, memory_bytes)
@@ -99,6 +99,15 @@ def _solve_record(solver: Solver, number: int, record: PuzzleRecord, theory: The
                       number=number, line=record.line)
 
 
+def _is_one_puzzle(puzzles: Puzzles) -> bool:
+    """Are ``puzzles`` one puzzle: a :class:`Puzzle`, or a string that names no file and looks like a
+    puzzle, as the command line tells an argument?  The one test of :func:`solve` (one resolution or a
+    list) and :func:`records`: solve parsed every other string as a puzzle, so that ``solve("puzzles")``
+    said "bad character 'p'" where ``check("puzzles")`` said "no such file"."""
+    return isinstance(puzzles, Puzzle) or (isinstance(puzzles, str) and not names_file(puzzles)
+                                           and looks_like_puzzle(puzzles))
+
+
 def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
     """Input records, as the command line reads them, for:
 
@@ -116,15 +125,13 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
 
     Anything else (a number, a mapping, a DataFrame, bytes, a string that is neither an existing
     file nor a puzzle) is an :class:`~sudorules.errors.InputError`, raised here."""
-    if isinstance(puzzles, Puzzle):
-        return iter([PuzzleRecord(1, str(puzzles), puzzles)])
+    if _is_one_puzzle(puzzles):
+        return _one_item(1, puzzles)
     if isinstance(puzzles, os.PathLike):
         check_source(os.fspath(puzzles))
         return read_puzzle_file(os.fspath(puzzles))
     if isinstance(puzzles, str):
-        if names_file(puzzles) or not looks_like_puzzle(puzzles):
-            return records_from_argument(puzzles)  # a file, or InputError: no such file (nor a puzzle)
-        return _one_item(1, puzzles)
+        return records_from_argument(puzzles)  # a file, or InputError: no such file (nor a puzzle)
     if isinstance(puzzles, np.ndarray) and puzzles.dtype.kind not in "UO":
         # cell values, not texts: iterated, a (1, 81) array gave one "not a puzzle: ndarray" row and an
         # (81,) array 81 rows of "not a puzzle: uint8"

@@ -5,8 +5,9 @@ layout and the random-grid sampling are documented at the top of ``generator/cor
 
 Single-puzzle functions take a :class:`~sudorules.puzzle.Puzzle`, a puzzle string or any 81 values;
 batch functions take an ``(N, 81)`` array of values 0..9 (``uint8`` and C-contiguous avoids a copy)
-and run the whole batch in C without the GIL.  Values above 9 are rejected here with a
-``ValueError``; contradictory givens are not an error: such a grid simply has 0 solutions.
+and run the whole batch in C without the GIL.  A wrong shape or a value above 9 is rejected here with
+a :class:`~sudorules.errors.PuzzleError` (a ValueError: ``count_solutions(5)`` was numpy's bare one);
+contradictory givens are not an error: such a grid simply has 0 solutions.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Optional, Union
 
 from . import _core
+from .errors import OptionError, PuzzleError
 from .puzzle import Puzzle, grid_values
 
 if TYPE_CHECKING:
@@ -51,8 +53,17 @@ def _grid_bytes(puzzle: PuzzleLike) -> bytes:
     else:
         array = np.asarray(puzzle)
     if array.shape != (81,):
-        raise ValueError(f"a puzzle must have 81 cells, got shape {array.shape}")
+        raise PuzzleError(f"a puzzle must have 81 cells, got shape {array.shape}")
     return _checked(array.reshape(1, 81)).tobytes()
+
+
+def _counted(text: str, limit: int) -> tuple[int, Optional[bytes]]:
+    """``_core.count_solutions`` of a puzzle string, parsed in C: a text that is no grid is a
+    PuzzleError, as the other forms give it (C's own ValueError otherwise)."""
+    try:
+        return _core.count_solutions(text, limit)
+    except ValueError as error:
+        raise PuzzleError(str(error)) from None
 
 
 def _string_bytes(text: str) -> bytes:
@@ -62,26 +73,27 @@ def _string_bytes(text: str) -> bytes:
 
 
 def _checked(array: np.ndarray) -> np.ndarray:
-    """``array`` as a C-contiguous uint8 (N, 81) array, or ValueError for bad shapes or values."""
+    """``array`` as a C-contiguous uint8 (N, 81) array, or PuzzleError for bad shapes or values."""
     import numpy as np
 
     if array.ndim != 2 or array.shape[1] != 81:
-        raise ValueError(f"expected an (N, 81) array of cell values, got shape {array.shape}")
+        raise PuzzleError(f"expected an (N, 81) array of cell values, got shape {array.shape}")
     if array.dtype != np.uint8:
         if array.dtype.kind not in "iub":
-            raise ValueError(f"cell values must be integers 0..9, got dtype {array.dtype}")
+            raise PuzzleError(f"cell values must be integers 0..9, got dtype {array.dtype}")
         if array.size and (array.min() < 0 or array.max() > 9):
-            raise ValueError("cell values must be 0 (empty) or 1..9")
+            raise PuzzleError("cell values must be 0 (empty) or 1..9")
         array = array.astype(np.uint8)
     elif array.size and array.max() > 9:
-        raise ValueError("cell values must be 0 (empty) or 1..9")
+        raise PuzzleError("cell values must be 0 (empty) or 1..9")
     return np.ascontiguousarray(array)
 
 
 def as_array(puzzles: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
     """An ``(N, 81)`` uint8 array from an array, or from Puzzles, puzzle strings or 81-value rows.
 
-    Raises ValueError for a wrong shape, a value outside 0..9, or a string that does not parse.
+    Raises PuzzleError (a ValueError) for a wrong shape, a value outside 0..9, or a string that does
+    not parse.
     """
     import numpy as np
 
@@ -99,7 +111,7 @@ def count_solutions(puzzle: PuzzleLike, limit: int = 2) -> int:
     The search enumerates solutions one by one: its time grows with ``limit`` on puzzles with many
     solutions (the empty grid has 6.67e21)."""
     if isinstance(puzzle, str):  # parsed in C: one call costs about what one puzzle costs in batch
-        return _core.count_solutions(puzzle, _limit(limit))[0]
+        return _counted(puzzle, _limit(limit))[0]
     count, _ = _core.count_solutions(_grid_bytes(puzzle), _limit(limit))
     return count
 
@@ -117,7 +129,7 @@ def solution_status(puzzle: PuzzleLike) -> tuple[int, Optional[Puzzle]]:
     """``(count, solution)``: count 0, 1 or 2 (two or more); the solution only when it is unique.
     A pencilmark puzzle counts the solutions its candidates allow."""
     if isinstance(puzzle, str):
-        count, solution = _core.count_solutions(puzzle, 2)
+        count, solution = _counted(puzzle, 2)
         return count, (Puzzle(solution) if count == 1 else None)
     if isinstance(puzzle, Puzzle) and puzzle.is_pencilmark:
         import numpy as np
@@ -139,9 +151,9 @@ def count_solutions_masks(masks: np.ndarray, limit: int = 2) -> tuple[np.ndarray
     if array.ndim == 3 and array.shape[1:] == (9, 9):
         array = array.reshape(len(array), 81)
     if array.ndim != 2 or array.shape[1] != 81:
-        raise ValueError(f"masks must have shape (N, 81) or (N, 9, 9), got {array.shape}")
+        raise PuzzleError(f"masks must have shape (N, 81) or (N, 9, 9), got {array.shape}")
     if array.size and (array.min() < 0 or array.max() > 0x1FF):
-        raise ValueError("masks must be 9-bit digit masks (0..511)")
+        raise PuzzleError("masks must be 9-bit digit masks (0..511)")
     array = np.ascontiguousarray(array, dtype=np.uint16)
     counts = np.empty(len(array), dtype=np.int32)
     solutions = np.empty((len(array), 81), dtype=np.uint8)
@@ -198,7 +210,7 @@ def random_grids(n: int, seed: int) -> np.ndarray:
     import numpy as np
 
     if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
+        raise OptionError(f"n must be >= 0, got {n}")
     grids = np.empty((n, 81), dtype=np.uint8)
     _core.random_grids_into(grids, _seed(seed))
     return grids
@@ -214,7 +226,7 @@ def random_grid_weights(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
     if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
+        raise OptionError(f"n must be >= 0, got {n}")
     grids = np.empty((n, 81), dtype=np.uint8)
     weights = np.empty(n, dtype=np.float64)
     _core.random_grid_weights_into(grids, weights, _seed(seed))
@@ -237,12 +249,12 @@ def grid_weights(grids: Union[np.ndarray, Iterable[PuzzleLike]]) -> np.ndarray:
 def _limit(limit: int) -> int:
     limit = int(limit)
     if not 1 <= limit <= 2**31 - 1:
-        raise ValueError(f"limit must be between 1 and 2**31-1, got {limit}")
+        raise OptionError(f"limit must be between 1 and 2**31-1, got {limit}")
     return limit
 
 
 def _seed(seed: int) -> int:
     seed = int(seed)
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed}")
+        raise OptionError(f"seed must be an integer in [0, 2**64), got {seed}")
     return seed

@@ -81,6 +81,19 @@ class MissingDependencyError(SudorulesError):
     exit_code = EXIT_USAGE
 
 
+class PuzzleError(SudorulesError, ValueError):
+    """A puzzle that cannot be made: a text that is no puzzle (a bad character, a wrong length, a
+    repeated digit), cell values or pencilmark masks out of range, a cell with no candidate; the
+    message gives the reason.  Defined here with the other errors (and :mod:`sudorules.puzzle`
+    re-exports it) so that ``sudorules.errors`` holds the whole hierarchy."""
+
+
+class PuzzleTypeError(PuzzleError, TypeError):
+    """Something given as a puzzle that is of no puzzle's type (None, a number, bytes where a text
+    is expected); a :class:`TypeError` too, as Python names a wrong type, and a
+    :class:`PuzzleError`, so that one ``except PuzzleError`` covers every puzzle that cannot be made."""
+
+
 class InvalidPuzzleError(SudorulesError):
     """A puzzle the rules must not be run on: it has no solution or several (``reason`` says which).
 

@@ -9,11 +9,12 @@ an empty cell.  Everything here is pure Python; the compiled bitset core lives i
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
-from .errors import SudorulesError
+from .errors import PuzzleError, PuzzleTypeError  # re-exported: sudorules.puzzle.PuzzleError is used too
 
 DIGITS = range(1, 10)
 ROWS = range(1, 10)
@@ -23,10 +24,6 @@ CELLS = range(81)
 
 Cell = int
 Digit = int
-
-
-class PuzzleError(SudorulesError, ValueError):
-    """A puzzle text that is not a valid Sudoku puzzle; the message gives the reason."""
 
 
 def cell_at(row: int, column: int) -> Cell:
@@ -152,46 +149,52 @@ class Puzzle:
     A *pencilmark* (or "sukaku") puzzle also has ``marks``: for each of the 81 cells the mask of its
     allowed digits (bit d-1 for digit d).  A cell with one allowed digit is decided (a given), as
     SudoRules does; the candidates of the other cells are their marks, less the digits of the decided
-    cells they see (SPEC §1.4).  The constructor only checks shape and range; :meth:`conflicts`
-    finds repeated digits and cells with no candidate, and :meth:`from_string` (the usual entry
-    point) rejects them.
+    cells they see (SPEC §1.4).  The constructor checks shape and range, and refuses a pencilmark
+    cell with no mark (whatever the puzzle, it has no solution, and its text would not read back);
+    :meth:`conflicts` finds repeated digits and cells left with no candidate by their peers, and
+    :meth:`from_string` (the usual entry point) rejects them.  A text given to the constructor is
+    read as :meth:`from_string` reads it, so that ``Puzzle('7....')``, the ``repr``, reads back.
     """
 
     __slots__ = ("_givens", "_marks")
 
     def __init__(self, givens: Iterable[int], marks: Optional[Iterable[int]] = None):
-        values = tuple(int(v) for v in givens)
-        if len(values) != 81:
-            raise PuzzleError(f"wrong length: {len(values)} cells, expected 81")
-        if any(not 0 <= v <= 9 for v in values):
-            raise PuzzleError("cell values must be 0 (empty) or 1..9")
+        if isinstance(givens, str):
+            if marks is not None:
+                raise PuzzleError("marks go with cell values, not with a puzzle's text (which has its own)")
+            parsed = parse_puzzle(givens)
+            self._givens, self._marks = parsed._givens, parsed._marks
+            return
+        # the masks first: from_marks derives the givens from them, and a mask out of range made a
+        # given out of range, told as "cell values must be 0 (empty) or 1..9"
+        masks = None if marks is None else _checked_masks(marks)
+        values = _whole_numbers(givens, "cell values")
+        if min(values) < 0 or max(values) > 9:
+            bad = next(k for k in CELLS if not 0 <= values[k] <= 9)
+            raise PuzzleError(f"cell values must be 0 (empty) or 1..9: got {values[bad]} in {cell_name(bad)}")
+        if masks is not None and any(values[k] != _single_digit(masks[k]) for k in CELLS):
+            raise PuzzleError("the givens of a pencilmark puzzle are its cells with one candidate")
         self._givens = values
-        self._marks: Optional[tuple[int, ...]] = None
-        if marks is not None:
-            masks = tuple(int(m) for m in marks)
-            if len(masks) != 81 or any(not 0 <= m <= 0x1FF for m in masks):
-                raise PuzzleError("pencilmarks must be 81 masks of 9 bits")
-            if any(values[k] != _single_digit(masks[k]) for k in CELLS):
-                raise PuzzleError("the givens of a pencilmark puzzle are its cells with one candidate")
-            self._marks = masks
+        self._marks: Optional[tuple[int, ...]] = masks
 
     @classmethod
     def from_string(cls, text: str) -> "Puzzle":
         """Parse one puzzle (one line of 81 characters or the multi-line grid form, or a pencilmark
-        puzzle: 729 characters or the multi-line candidate grid) and validate it; TypeError for
-        anything but a str (:func:`parse_puzzle`)."""
+        puzzle: 729 characters or the multi-line candidate grid) and validate it; a TypeError
+        (PuzzleTypeError) for anything but a str (:func:`parse_puzzle`)."""
         return parse_puzzle(text)
 
     @classmethod
     def from_marks(cls, marks: Iterable[int]) -> "Puzzle":
-        """The pencilmark puzzle of 81 digit masks (bit d-1 for digit d)."""
-        masks = tuple(int(m) for m in marks)
+        """The pencilmark puzzle of 81 digit masks (bit d-1 for digit d), each 1..511: a cell has at
+        least one candidate."""
+        masks = _checked_masks(marks)
         return cls([_single_digit(m) for m in masks], masks)
 
     @classmethod
     def from_candidates(cls, candidates: Sequence[Iterable[int]]) -> "Puzzle":
-        """The pencilmark puzzle of 81 sets of digits."""
-        return cls.from_marks(sum(1 << (d - 1) for d in set(digits)) for digits in candidates)
+        """The pencilmark puzzle of 81 sets of digits (1..9), none empty."""
+        return cls.from_marks([_digits_mask(cell, digits) for cell, digits in enumerate(candidates)])
 
     @property
     def givens(self) -> tuple[int, ...]:
@@ -264,10 +267,10 @@ class Puzzle:
         # "a cell with no candidate" among the reasons a line is refused)
         givens, marks = self._givens, self._marks
         if marks is None:
-            reasons += [f"no candidate in {cell_name(cell)}" for cell, r, c, b in _CELL_UNITS
+            reasons += [no_candidate(cell) for cell, r, c, b in _CELL_UNITS
                         if not givens[cell] and used[r] | used[c] | used[b] == 0x1FF]
         else:
-            reasons += [f"no candidate in {cell_name(cell)}" for cell, r, c, b in _CELL_UNITS
+            reasons += [no_candidate(cell) for cell, r, c, b in _CELL_UNITS
                         if not givens[cell] and not marks[cell] & ~(used[r] | used[c] | used[b])]
         return reasons
 
@@ -292,6 +295,69 @@ class Puzzle:
     def to_list(self) -> list[int]:
         """The 81 values as a list (0 for empty)."""
         return list(self._givens)
+
+
+def no_candidate(cell: Cell) -> str:
+    """The reason a puzzle with ``cell`` left empty of candidates is refused, in the same words
+    wherever it is found: the constructor (a mask of 0), :meth:`Puzzle.conflicts` (every candidate
+    seen by a given) and so the readers, ``check``, ``rate`` and ``solve``."""
+    return f"no candidate in {cell_name(cell)}"
+
+
+def _whole_numbers(items: object, what: str) -> tuple[int, ...]:
+    """The 81 whole numbers of ``items`` (ints, numpy integers, integral floats as ``np.loadtxt``
+    gives), or the PuzzleError naming what is wrong: a list of characters and a short text failed
+    with int()'s "invalid literal", a number with "not iterable", 1.5 was taken as 1."""
+    try:
+        given = tuple(items)  # type: ignore[arg-type]
+    except TypeError:
+        raise PuzzleTypeError(f"{what}: expected 81 integers, got {type(items).__name__}") from None
+    if len(given) != 81:
+        raise PuzzleError(f"wrong length: {len(given)} {what}, expected 81")
+    if all(type(item) is int for item in given):  # the usual case (the parser, the core's bytes, tolist()), fast
+        return given
+    found = []
+    for cell, item in enumerate(given):
+        try:
+            number = int(item)  # type: ignore[call-overload]
+            whole = number == item  # False for 1.5, and for "7" (int("7") is 7, not "7")
+        except (TypeError, ValueError, OverflowError):
+            whole = False
+        if not whole:
+            raise PuzzleError(f"{what} must be whole numbers: got {item!r} in {cell_name(cell)}")
+        found.append(number)
+    return tuple(found)
+
+
+def _checked_masks(marks: object) -> tuple[int, ...]:
+    """81 pencilmark masks, each 1..511 (bit d-1 for digit d): the one check of the constructor and
+    :meth:`Puzzle.from_marks`.  A mask of 0 is refused as the cell with no candidate it is: accepted,
+    its puzzle printed a text that ``from_string`` refused, ``check`` counted 0 solutions without a
+    reason and ``rate`` called it invalid."""
+    masks = _whole_numbers(marks, "pencilmark masks")
+    for cell, mask in enumerate(masks):
+        if mask == 0:
+            raise PuzzleError(no_candidate(cell))
+        if not 0 < mask <= 0x1FF:
+            raise PuzzleError(f"pencilmark masks are 9 bits, 1..511 (bit d-1 for digit d): got {mask} "
+                              f"in {cell_name(cell)}")
+    return masks
+
+
+def _digits_mask(cell: Cell, digits: Iterable[int]) -> int:
+    """The mask of a cell's candidate digits; PuzzleError for what is no digit 1..9 (10 made a mask
+    out of range, told as one, and 0 a bare "negative shift count")."""
+    try:
+        found = set(digits)
+    except TypeError:
+        raise PuzzleTypeError(f"candidates: expected a set of digits for {cell_name(cell)}, "
+                              f"got {type(digits).__name__}") from None
+    mask = 0
+    for digit in found:
+        if isinstance(digit, bool) or not isinstance(digit, numbers.Integral) or digit not in DIGITS:
+            raise PuzzleError(f"candidates must be digits 1..9: got {digit!r} in {cell_name(cell)}")
+        mask |= 1 << (int(digit) - 1)
+    return mask
 
 
 def _single_digit(mask: int) -> int:
@@ -376,19 +442,25 @@ def _validated(values: list[int]) -> "Puzzle":
 
 
 def as_puzzle(puzzle: "Puzzle | str") -> "Puzzle":
-    """A :class:`Puzzle` from a puzzle or its text (PuzzleError naming the reason otherwise)."""
-    return puzzle if isinstance(puzzle, Puzzle) else Puzzle.from_string(puzzle)
+    """A :class:`Puzzle` from a puzzle or its text (PuzzleError naming the reason otherwise, a
+    PuzzleTypeError naming the type for anything else: ``Solver().solve(5)`` was a bare TypeError)."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if not isinstance(puzzle, str):
+        raise PuzzleTypeError(f"a puzzle must be a Puzzle or its text (a str), not {type(puzzle).__name__}")
+    return Puzzle.from_string(puzzle)
 
 
 def parse_puzzle(text: str) -> "Puzzle":
     """Parse one puzzle given as a single line or as a multi-line grid; raise PuzzleError if invalid.
 
     A tail after the 81 grid characters of a single line is ignored (use :func:`read_puzzles` to keep it).
-    TypeError for anything but a str, said as such: None failed on ``.splitlines`` and bytes inside the
-    parser ("a bytes-like object is required").
+    :class:`~sudorules.errors.PuzzleTypeError` (a PuzzleError and a TypeError) for anything but a str,
+    said as such: None failed on ``.splitlines`` and bytes inside the parser ("a bytes-like object is
+    required").
     """
     if not isinstance(text, str):
-        raise TypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
+        raise PuzzleTypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
     records = list(parse_lines(text.splitlines()))
     if not records:
         raise PuzzleError("empty input: no puzzle")
@@ -521,10 +593,13 @@ def is_puzzle_line(line: str) -> bool:
 
 
 def _marks_record(number: int, text: str, masks: list[int], tail: str) -> ParsedRecord:
-    puzzle = Puzzle.from_marks(masks)
-    conflicts = puzzle.conflicts()
-    if conflicts:
-        return (number, text, None, f"pencilmark puzzle: {conflicts[0]}", tail)
+    try:
+        puzzle = Puzzle.from_marks(masks)  # a cell with no mark (nine '.', a '-') is refused here
+        reason = next(iter(puzzle.conflicts()), None)  # or seen by givens for every mark
+    except PuzzleError as error:
+        reason = str(error)
+    if reason is not None:
+        return (number, text, None, f"pencilmark puzzle: {reason}", tail)
     return (number, text, puzzle, None, tail)
 
 

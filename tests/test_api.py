@@ -7,6 +7,7 @@ Puzzles come from our own top-down generator (kept as text), so nothing here nee
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -125,7 +126,7 @@ def test_errors_share_one_base():
         sudorules.solve("1" + "." * 80)
     assert several.value.reason == "several solutions" and isinstance(several.value, sudorules.SudorulesError)
     with pytest.raises(sudorules.PuzzleError):
-        sudorules.solve("12x")
+        sudorules.solve("12x" + "." * 78)
     with pytest.raises(ValueError, match="unknown theory"):
         sudorules.solve("1" + "." * 80, "Q")
     assert issubclass(sudorules.PuzzleError, sudorules.SudorulesError)
@@ -226,8 +227,8 @@ def test_what_is_no_puzzle_is_told_so():
         sudorules.Puzzle.from_string(None)
     with pytest.raises(sudorules.InputError, match="no such file"):
         sudorules.solve("nonexist.txt")  # was parsed as a puzzle: bad character 'n'
-    with pytest.raises(sudorules.PuzzleError, match="bad character"):
-        sudorules.solve("12x")  # too short to be a file name: a puzzle that is not one
+    with pytest.raises(sudorules.PuzzleError, match="bad character 'x' at column 3"):
+        sudorules.solve("12x" + "." * 78)  # a puzzle that is not one
     for text in ("{}", "[]", '{"status": "solved"}'):
         with pytest.raises(ValueError, match="not a resolution's JSON"):
             Resolution.from_json(text)
@@ -243,6 +244,10 @@ def test_what_is_no_puzzle_is_told_so():
         sudorules.canonical(pd.Series([EASY_TEXT, None]))  # None was parsed as the text "None"
     marks = [0x1FF] * 81
     marks[0] = 0
+    with pytest.raises(sudorules.PuzzleError, match="^no candidate in r1c1$"):
+        sudorules.Puzzle.from_marks(marks)  # refused where it is made, in the words solve used for it
+    marks[0], marks[1] = 0b11, 0b1  # r1c1's candidates 1 and 2, r1c2 decided 1, r1c3 2: none left for r1c1
+    marks[2] = 0b10
     with pytest.raises(sudorules.InvalidPuzzleError, match="no candidate in r1c1"):
         sudorules.solve(sudorules.Puzzle.from_marks(marks))
 
@@ -437,3 +442,82 @@ def test_ctrl_c_in_a_loop_over_solve_is_raised_and_alters_no_result():
                 [(i, r.status) for i, r in enumerate(results) if r.status is not Status.SOLVED]
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("name", ["puzzles", "xyz", "123", "7...."])
+def test_a_name_that_is_neither_a_file_nor_a_puzzle_is_the_same_input_error_everywhere(name, tmp_path, monkeypatch):
+    """README: "a name that is neither a file nor a puzzle is an InputError".  ``solve("puzzles")`` said
+    PuzzleError "bad character 'p' at column 1" where ``check("puzzles")`` said no such file; canonical
+    and automorphisms (which read no file) said the PuzzleError too."""
+    monkeypatch.chdir(tmp_path)  # no file of that name, whatever the directory the tests run in
+    with pytest.raises(sudorules.InputError) as checked:
+        sudorules.check(name)
+    for call in (sudorules.solve, sudorules.rate, sudorules.classify):
+        with pytest.raises(sudorules.InputError) as raised:
+            call(name)
+        assert str(raised.value) == str(checked.value)
+        assert type(raised.value) is sudorules.InputError
+    for call in (sudorules.canonical, sudorules.automorphisms):
+        with pytest.raises(sudorules.InputError, match=f"^{re.escape(name)}: not a puzzle .*read no file$"):
+            call(name)
+    (tmp_path / name).write_text(EASY_TEXT + "\n")  # the same name, once a file, is read as one
+    assert [r.status for r in sudorules.solve(name)] == [Status.SOLVED]
+
+
+@pytest.mark.parametrize("given", [5, None, EASY_TEXT.encode()], ids=lambda g: type(g).__name__)
+def test_a_solver_names_what_is_no_puzzle_with_the_packages_error(given):
+    """``Solver().solve(5)`` raised the bare TypeError of the parser; it is a PuzzleError (and still a
+    TypeError) that names what it got, as ``sudorules.solve(5)`` is an InputError."""
+    from sudorules.errors import PuzzleTypeError
+
+    with pytest.raises(sudorules.PuzzleError, match=f"^a puzzle must be a Puzzle or its text .*, not "
+                                                     f"{type(given).__name__}$") as raised:
+        sudorules.Solver().solve(given)
+    assert isinstance(raised.value, TypeError) and isinstance(raised.value, PuzzleTypeError)
+    with pytest.raises(sudorules.InputError, match=type(given).__name__):
+        sudorules.solve(given)
+
+
+def test_the_puzzle_constructor_says_what_is_wrong_and_reads_its_repr_back():
+    """``Puzzle("7....")`` was int()'s "invalid literal" (a ValueError from inside): a text is read as
+    ``from_string`` reads it, so that ``eval(repr(p)) == p``; values that are no cell values are a
+    PuzzleError naming the first bad one and its cell."""
+    from sudorules import Puzzle
+    from sudorules.errors import PuzzleTypeError
+
+    with pytest.raises(sudorules.PuzzleError, match=r"^wrong length: 5 grid characters, expected 81$"):
+        Puzzle("7....")
+    puzzle = Puzzle.from_string(EASY_TEXT)
+    assert Puzzle(EASY_TEXT) == puzzle and eval(repr(puzzle), {"Puzzle": Puzzle}) == puzzle
+    with pytest.raises(sudorules.PuzzleError, match="^digit 7 repeated in row 1$"):
+        Puzzle("77" + EASY_TEXT[2:])  # checked as from_string checks it
+    cases = [(list(EASY_TEXT), r"^cell values must be whole numbers: got '7' in r1c1$"),
+             ([0] * 80 + [1.5], r"^cell values must be whole numbers: got 1.5 in r9c9$"),
+             ([0] * 10 + [10] + [0] * 70, r"^cell values must be 0 \(empty\) or 1..9: got 10 in r2c2$"),
+             ([0] * 80, r"^wrong length: 80 cell values, expected 81$")]
+    for values, message in cases:
+        with pytest.raises(sudorules.PuzzleError, match=message):
+            Puzzle(values)
+    for value in (None, 5):
+        with pytest.raises(PuzzleTypeError, match=f"^cell values: expected 81 integers, got {type(value).__name__}$"):
+            Puzzle(value)
+    import numpy as np
+
+    assert Puzzle(np.array(puzzle.givens, dtype=float)) == puzzle  # integral floats (np.loadtxt) are whole numbers
+
+
+def test_puzzle_error_is_in_the_error_module_with_the_others():
+    """The hierarchy module held every error but PuzzleError (defined in sudorules.puzzle): one
+    definition now, in sudorules.errors, the same class wherever it is imported from."""
+    import sudorules.errors
+    import sudorules.puzzle
+
+    assert sudorules.errors.PuzzleError is sudorules.PuzzleError is sudorules.puzzle.PuzzleError
+    assert issubclass(sudorules.errors.PuzzleError, sudorules.errors.SudorulesError)
+    assert issubclass(sudorules.errors.PuzzleError, ValueError)
+    assert not issubclass(sudorules.errors.PuzzleError, sudorules.errors.InputError)
+    assert sudorules.errors.PuzzleError.exit_code == sudorules.errors.EXIT_INVALID
+    # importing the error module alone (no cycle through sudorules.puzzle) gives it
+    code = "from sudorules.errors import PuzzleError; print(PuzzleError.__module__)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "sudorules.errors"

@@ -248,8 +248,8 @@ def test_api_kinds_of_input():
 
 
 def test_api_errors():
-    with pytest.raises(sudorules.PuzzleError):
-        canonical("not a puzzle")
+    with pytest.raises(sudorules.PuzzleError, match="bad character 'x' at column 3"):
+        canonical("12x" + "." * 78)
     with pytest.raises(sudorules.InputError, match="cell values must be"):  # was a bare ValueError
         canonical(np.full((1, 81), 10))
     with pytest.raises(sudorules.InputError, match="shape"):
@@ -260,6 +260,25 @@ def test_api_errors():
         canonical_batch(np.full((1, 81), 600), marks=True)
     with pytest.raises(ValueError):
         Transform(False, (0, 3, 1, 2, 4, 5, 6, 7, 8), tuple(range(9)), tuple(range(10)))
+
+
+def test_random_transforms_take_a_generator_a_random_or_a_seed():
+    """README: ``Transform.random(rng)``; a ``random.Random`` failed on ``.integers`` (an
+    AttributeError).  A numpy Generator, a random.Random and a seed are taken, the same seed giving
+    the same transform; anything else is an OptionError saying what is taken."""
+    import random
+
+    puzzle = Puzzle.from_string(TOP_DOWN_14[0])
+    for make in (random.Random, np.random.default_rng, int):
+        drawn = [Transform.random(make(seed)) for seed in (3, 3, 4)]
+        assert drawn[0] == drawn[1] and drawn[0] != drawn[2]
+        assert canonicalize(drawn[0].apply(puzzle)).form == canonicalize(puzzle).form
+    assert Transform.random(5) == Transform.random(np.random.default_rng(5))
+    generator = random.Random(9)
+    assert len({Transform.random(generator) for _ in range(20)}) == 20  # a generator's state moves on
+    for bad in (None, 1.5, -1, "3", np.random.RandomState(1)):
+        with pytest.raises(sudorules.OptionError, match="^rng: expected a numpy Generator, a random.Random or a seed"):
+            Transform.random(bad)
 
 
 def test_invalid_grids_and_repeated_digits_take_the_general_search():

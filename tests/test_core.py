@@ -365,3 +365,23 @@ def test_a_single_emptied_by_an_earlier_single_of_its_band_is_a_contradiction_no
     text = "982040030000210009106839000000005000000480700820100064000300075030000200000600340"
     expected = reference_count([int(c) for c in text])[0]
     assert core.count_solutions(text) == expected
+
+
+def test_the_core_refuses_with_the_packages_errors():
+    """What is no puzzle, no array of puzzles or no usable count is the package's own error (still a
+    ValueError, as the core's functions said): count_solutions(5) was numpy's bare ValueError, a bad
+    string C's."""
+    from sudorules.errors import OptionError, PuzzleError
+
+    no_puzzles = [lambda: core.count_solutions(5), lambda: core.count_solutions("x" * 81),
+                  lambda: core.solution_status("12"), lambda: core.is_minimal([1, 2]),
+                  lambda: core.count_solutions_batch(np.zeros((2, 80), np.uint8)),
+                  lambda: core.count_solutions_masks(np.full((1, 81), 1024, np.uint16))]
+    for call in no_puzzles:
+        with pytest.raises(PuzzleError):
+            call()
+    for call in (lambda: core.random_grids(-1, 1), lambda: core.random_grid(-1),
+                 lambda: core.count_solutions("." * 81, limit=0)):
+        with pytest.raises(OptionError):
+            call()
+    assert issubclass(PuzzleError, ValueError) and issubclass(OptionError, ValueError)

@@ -91,6 +91,40 @@ def test_pencilmark_errors_name_the_reason():
         Puzzle.from_string("........." + full[9:])
 
 
+def test_masks_out_of_range_are_told_as_masks():
+    """``from_marks`` of masks of 1024 said "cell values must be 0 (empty) or 1..9" (the given it
+    derived from the mask): the masks are checked first, as masks."""
+    with pytest.raises(PuzzleError, match=r"^pencilmark masks are 9 bits, 1\.\.511 \(bit d-1 for digit d\): "
+                                          r"got 1024 in r1c1$"):
+        Puzzle.from_marks(np.full(81, 1024, np.uint16))
+    with pytest.raises(PuzzleError, match=r"^pencilmark masks are 9 bits, .*got -1 in r9c9$"):
+        Puzzle.from_marks([0x1FF] * 80 + [-1])
+    with pytest.raises(PuzzleError, match=r"^candidates must be digits 1\.\.9: got 10 in r1c2$"):
+        Puzzle.from_candidates([{1}, {10}] + [set(range(1, 10))] * 79)
+
+
+def test_a_cell_with_no_mark_is_refused_as_every_path_refuses_it():
+    """A pencilmark puzzle with an empty cell was made; its text was then refused by ``from_string``,
+    ``check`` counted 0 solutions with no error and ``rate`` said "no candidate in r1c1".  It is refused
+    where it is made, in the words of :meth:`Puzzle.conflicts`, and the readers say the same."""
+    from sudorules.puzzle import no_candidate
+
+    assert no_candidate(0) == "no candidate in r1c1"
+    for make in (lambda: Puzzle.from_candidates([set()] + [set(range(1, 10))] * 80),
+                 lambda: Puzzle.from_marks(np.zeros(81, np.uint16)),
+                 lambda: Puzzle([0] * 81, [0] + [0x1FF] * 80)):
+        with pytest.raises(PuzzleError, match="^no candidate in r1c1$"):
+            make()
+    text = "." * 9 + "123456789" * 80  # the 729-character line of that puzzle
+    with pytest.raises(PuzzleError, match="^pencilmark puzzle: no candidate in r1c1$"):
+        Puzzle.from_string(text)
+    assert sudorules.check(text)["error"].tolist() == ["line 1: pencilmark puzzle: no candidate in r1c1"]
+    assert sudorules.rate(text)["error"].tolist() == ["line 1: pencilmark puzzle: no candidate in r1c1"]
+    # a cell whose marks are all seen by givens: the same words, from conflicts()
+    seen = Puzzle.from_marks([1 << 0, 1 << 1] + [0x1FF] * 6 + [0b11] + [0x1FF] * 72)
+    assert seen.conflicts() == ["no candidate in r1c9"]
+
+
 def test_the_core_counts_solutions_from_candidate_masks(rated):
     plain = [Puzzle.from_string(t) for t, _ in rated] + [Puzzle.from_string("1" + "." * 80)]
     masks = np.array([p.masks() for p in plain], dtype=np.uint16)

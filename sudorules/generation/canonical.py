@@ -22,15 +22,18 @@ True
 
 from __future__ import annotations
 
+import random as _random
 from dataclasses import dataclass
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Optional, Union
 
 import numpy as np
 
 from .. import _canon
 from ..core import as_array
-from ..puzzle import Puzzle, PuzzleError
-from ..reader import cell_array, check_many, not_a_puzzle
+from ..errors import InputError, OptionError, PuzzleError
+from ..options import SEED_RANGE, check_whole
+from ..puzzle import Puzzle
+from ..reader import cell_array, check_many, clipped, looks_like_puzzle, not_a_puzzle
 
 __all__ = ["Canonical", "Transform", "automorphisms", "canonical", "canonical_batch", "canonical_text",
            "canonical_texts", "canonicalize"]
@@ -74,14 +77,18 @@ class Transform:
         return cls(bool(values[0]), tuple(values[1:10]), tuple(values[10:19]), tuple(values[19:29]))
 
     @classmethod
-    def random(cls, rng: np.random.Generator) -> "Transform":
-        """A uniformly random map and renaming (draws from ``rng`` only)."""
+    def random(cls, rng: Union[np.random.Generator, _random.Random, int]) -> "Transform":
+        """A uniformly random map and renaming, drawn from ``rng`` only: a numpy ``Generator``, a
+        ``random.Random``, or a seed (a whole number 0..2**64-1, for ``np.random.default_rng``), so
+        the same seed or the same generator state gives the same transform.  Anything else is an
+        :class:`~sudorules.errors.OptionError` (a ``random.Random`` failed on ``.integers``)."""
+        permutation, coin = _draws(rng)
+
         def lines() -> tuple[int, ...]:
-            chutes = rng.permutation(3)
-            return tuple(int(3 * chute + line) for chute in chutes for line in rng.permutation(3))
-        transpose = bool(rng.integers(2))
+            return tuple(3 * chute + line for chute in permutation(3) for line in permutation(3))
+        transpose = coin()  # drawn first, as it always was: a Generator seeded as before gives the same maps
         rows, columns = lines(), lines()
-        return cls(transpose, rows, columns, (0, *(int(d) for d in rng.permutation(9) + 1)))
+        return cls(transpose, rows, columns, (0, *(d + 1 for d in permutation(9))))
 
     @property
     def cells(self) -> np.ndarray:
@@ -119,6 +126,21 @@ class Transform:
         if self.transpose:
             return Transform(True, column_places, row_places, tuple(names))
         return Transform(False, row_places, column_places, tuple(names))
+
+
+def _draws(rng: object) -> tuple[Callable[[int], list[int]], Callable[[], bool]]:
+    """``(permutation, coin)`` drawing from ``rng`` (see :meth:`Transform.random`): ``permutation(n)``
+    a random order of 0..n-1, ``coin()`` a random bool."""
+    if isinstance(rng, _random.Random):
+        return (lambda n: rng.sample(range(n), n)), (lambda: rng.randrange(2) == 1)
+    if not isinstance(rng, np.random.Generator):
+        try:
+            rng = np.random.default_rng(check_whole(rng, "rng", *SEED_RANGE))
+        except OptionError:  # None too: no seed, no reproducible draw
+            reason = f"expected a numpy Generator, a random.Random or a seed 0..2**64-1, got {rng!r}"
+            raise OptionError(f"rng: {reason}", reason) from None
+    generator = rng
+    return (lambda n: [int(k) for k in generator.permutation(n)]), (lambda: bool(generator.integers(2)))
 
 
 @dataclass(frozen=True)
@@ -228,9 +250,14 @@ def _puzzles(puzzles: object) -> Union[PuzzleLike, np.ndarray, list[Puzzle]]:
     An array of strings (or of objects: strings, Puzzles, missing values) is read as the list it holds,
     as ``rate`` and ``check`` read it, not as cell values; anything that is no puzzle and cannot hold
     puzzles (None, a number, bytes, a mapping, a DataFrame) is an
-    :class:`~sudorules.errors.InputError`, as for ``rate``."""
+    :class:`~sudorules.errors.InputError`, as for ``rate``; so is one string that does not look like a
+    puzzle (``"puzzles"``, a file's name), as ``solve``, ``rate`` and ``check`` tell it (they read files,
+    these do not); a string that looks like a puzzle but is none gets the PuzzleError of its parse."""
     if isinstance(puzzles, np.ndarray) and puzzles.dtype.kind in "UO":
         puzzles = puzzles.tolist()  # a 0-d array gives its one string
+    if isinstance(puzzles, str) and not looks_like_puzzle(puzzles):
+        raise InputError(f"{clipped(puzzles)}: not a puzzle (81 grid characters, 1-9 and . or 0); canonical "
+                         f"and automorphisms read no file")
     if isinstance(puzzles, (str, Puzzle, np.ndarray)):
         return puzzles
     check_many(puzzles, _EXPECTED)
