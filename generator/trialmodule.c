@@ -273,15 +273,61 @@ static int g_label_id(int k)
 static long label_value(int i) { return 100 * (i / 81 + 1) + 10 * (i / 9 % 9 + 1) + i % 9 + 1; }
 static long variable_value(int v) { return 100 * (v / 81 + 1) + 10 * (v % 81 / 9 + 1) + v % 9 + 1; }
 
-/* The poll of the searches whose chains the engine records (braid_chain, whip_chain): they may run
- * for seconds (a node is 0.1-1 us, their budget 200 million nodes), so a signal (Ctrl-C, kill) is
+/* The poll of the searches whose chains the engine records (braid_chain, whip_chain, chain): they may
+ * run for seconds (a node is 0.1-1 us, their budget 200 million nodes), so a signal (Ctrl-C, kill) is
  * handled during one, not after it (measured: `solve` of top1465 #182 under gB took 5.5 s to obey a
- * SIGINT).  A handler that raises makes the search stop; the method then returns NULL with its
- * exception set. */
-static int signal_poll(void *arg)
+ * SIGINT), and so is the engine's time limit, given as an optional last argument `deadline` (seconds
+ * since the epoch, time.time()'s clock; 0: none): `solve --theory gBC --time-limit 20` of a W6 puzzle
+ * of cb-001 ended after 29.7 s, its g-bivalue-chain searches (chain(), 0.7 s at most each, a thousand
+ * of them a level) read the clock only once CLIPS had finished a level.  A handler that raises, or
+ * the deadline (TimeoutError), makes the search stop; the method then returns NULL with its exception
+ * set. */
+typedef struct {
+    double deadline; /* seconds since the epoch, 0 for none */
+    int timed_out, signalled;
+} Poll;
+
+static double now_seconds(void)
 {
-    (void)arg;
-    return PyErr_CheckSignals() < 0;
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int te_poll(void *arg)
+{
+    Poll *p = arg;
+    if (PyErr_CheckSignals() < 0) {
+        p->signalled = 1;
+        return 1;
+    }
+    if (p->deadline > 0 && now_seconds() > p->deadline) {
+        p->timed_out = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* te_poll for a chain method: the deadline passed is a TimeoutError. */
+static int chain_poll(void *arg)
+{
+    if (!te_poll(arg)) return 0;
+    if (((Poll *)arg)->timed_out) PyErr_SetString(PyExc_TimeoutError, "the time limit was reached during a chain search");
+    return 1;
+}
+
+/* The optional last argument `deadline` of a chain method taking `fixed` arguments before it: 0 (none)
+ * or -1 with an error set. */
+static int deadline_arg(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t fixed, Poll *poll)
+{
+    *poll = (Poll){0, 0, 0};
+    if (nargs <= fixed) return 0;
+    poll->deadline = PyFloat_AsDouble(args[fixed]);
+    if (poll->deadline == -1.0 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s(): deadline must be a number of seconds, got %R", name, args[fixed]);
+        return -1;
+    }
+    return 0;
 }
 
 /* A right-linking object in the engine's integers: a label, a g-label id, 0 for none (-1). */
@@ -336,22 +382,24 @@ static PyObject *whip_search(const Cands *c, const SearchArgs *a, int need_g)
     return PyLong_FromLong(found == SR_BUDGET ? -1 : found);
 }
 
-/* whip_chain(target, g, need_g, strict, limit, budget, /): a whip (g: a whip or a g-whip; need_g: a
+/* whip_chain(target, g, need_g, strict, limit, budget[, deadline], /): a whip (g: a whip or a g-whip; need_g: a
  * g-whip with a g-rlc) of length <= limit on target, loopless if strict (trial.c, sr_whip), as
  * chain_tuple gives it: the search does not return its left-linking candidates (Python chooses them:
  * order.whip_lefts); 0 if none; -1 if the search visited `budget` partial whips without deciding. */
 static PyObject *State_whip_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 6)
-        return PyErr_Format(PyExc_TypeError, "whip_chain() takes exactly 6 positional arguments (target, g, "
-                                             "need_g, strict, limit, budget), %zd given", nargs);
+    if (nargs != 6 && nargs != 7)
+        return PyErr_Format(PyExc_TypeError, "whip_chain() takes 6 or 7 positional arguments (target, g, "
+                                             "need_g, strict, limit, budget[, deadline]), %zd given", nargs);
     int need_g = PyObject_IsTrue(args[2]), strict = PyObject_IsTrue(args[3]);
     if (need_g < 0 || strict < 0) return NULL;
     PyObject *rest[4] = {args[0], args[1], args[4], args[5]};
     SearchArgs a;
-    if (search_args(c, "whip_chain", 1, rest, 4, &a) < 0) return NULL;
-    SrCtl ctl = {.budget = a.budget, .poll = signal_poll};
+    Poll poll;
+    if (search_args(c, "whip_chain", 1, rest, 4, &a) < 0 || deadline_arg("whip_chain", args, nargs, 6, &poll) < 0)
+        return NULL;
+    SrCtl ctl = {.budget = a.budget, .poll = chain_poll, .poll_arg = &poll};
     SrChain chain;
     return chain_answer(sr_whip(c, a.z, a.g, need_g, strict, a.limit, &ctl, &chain), &chain);
 }
@@ -390,7 +438,7 @@ static PyObject *State_braid(PyObject *self, PyObject *const *args, Py_ssize_t n
     return PyLong_FromLong(found == SR_BUDGET ? -1 : found);
 }
 
-/* braid_chain(target, g, limit, budget, /): a braid (with g, a braid or a g-braid) of length <= limit on
+/* braid_chain(target, g, limit, budget[, deadline], /): a braid (with g, a braid or a g-braid) of length <= limit on
  * target, by the search that follows the definitions (strict, as the compiled raters use it), as
  * chain_tuple gives it (its cells in a valid order); 0 if there is none; -1 if the search visited
  * `budget` partial braids without deciding.  The engine records it as the rules record a braid they
@@ -399,22 +447,28 @@ static PyObject *State_braid_chain(PyObject *self, PyObject *const *args, Py_ssi
 {
     const Cands *c = &((StateObject *)self)->cands;
     SearchArgs a;
-    if (search_args(c, "braid_chain", 1, args, nargs, &a) < 0) return NULL;
-    SrCtl ctl = {.budget = a.budget, .poll = signal_poll, .cache_tag = ((StateObject *)self)->cache_tag};
+    Poll poll;
+    if (deadline_arg("braid_chain", args, nargs, 4, &poll) < 0 ||
+        search_args(c, "braid_chain", 1, args, nargs == 5 ? 4 : nargs, &a) < 0) /* 5: a deadline */
+        return NULL;
+    SrCtl ctl = {.budget = a.budget, .poll = chain_poll, .poll_arg = &poll,
+                 .cache_tag = ((StateObject *)self)->cache_tag};
     SrChain chain;
     return chain_answer(sr_braid(c, a.z, a.g, 1, a.limit, &ctl, &chain), &chain);
 }
 
-/* chain(target, mode, length, typed, budget, /): a chain of exactly `length` cells on target in this
+/* chain(target, mode, length, typed, budget[, deadline], /): a chain of exactly `length` cells on target in this
  * state (see "special chains" above): a tuple of 3 * length ints, variable, left-linking label and
  * right-linking object of each cell (a label, a g-label id 10 * variable + segment, or 0 for the dot of
  * a last cell); 0 if none; -1 if the search visited `budget` partial chains without deciding. */
 static PyObject *State_chain(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Cands *c = &((StateObject *)self)->cands;
-    if (nargs != 5)
-        return PyErr_Format(PyExc_TypeError, "chain() takes exactly 5 positional arguments (target, mode, length, "
-                                             "typed, budget), %zd given", nargs);
+    if (nargs != 5 && nargs != 6)
+        return PyErr_Format(PyExc_TypeError, "chain() takes 5 or 6 positional arguments (target, mode, length, "
+                                             "typed, budget[, deadline]), %zd given", nargs);
+    Poll poll;
+    if (deadline_arg("chain", args, nargs, 5, &poll) < 0) return NULL;
     int z = parse_label(args[0], "target");
     if (z < 0) return NULL;
     if (!has(c->present, z)) return PyErr_Format(PyExc_ValueError, "target %R is not among the labels", args[0]);
@@ -433,9 +487,10 @@ static PyObject *State_chain(PyObject *self, PyObject *const *args, Py_ssize_t n
     int typed = PyObject_IsTrue(args[3]);
     if (typed < 0) return NULL;
 
-    SrCtl ctl = {.budget = budget};
+    SrCtl ctl = {.budget = budget, .poll = chain_poll, .poll_arg = &poll};
     int16_t cells[3 * SR_MAX_CHAIN];
     int found = sr_chain(c, z, mode, (int)length, typed, &ctl, cells);
+    if (found == SR_STOPPED) return NULL;
     if (found != SR_FOUND) return PyLong_FromLong(found == SR_NONE ? 0 : -1);
     long values[3 * SR_MAX_CHAIN];
     for (int k = 0; k < length; ++k) {
@@ -463,30 +518,33 @@ static PyMethodDef State_methods[] = {
      "limit exists on target (a label among the state's), 0 if none, -1 if the search visited budget "
      "partial whips without deciding."},
     {"chain", (PyCFunction)(void (*)(void))State_chain, METH_FASTCALL,
-     "chain($self, target, mode, length, typed, budget, /)\n--\n\n"
+     "chain($self, target, mode, length, typed, budget, deadline=0, /)\n--\n\n"
      "A chain of exactly length cells on target (a label among the state's) of one mode: whip (typed "
      "whips), z (z-chains), t (t-whips), biv (bivalue-chains), g-biv (g-bivalue-chains); with typed, all "
      "its variables of one kind.  A tuple (variable, left-linking, right-linking) per cell, in the "
      "engine's integers (0: no right-linking candidate); 0 if none; -1 if the search visited budget "
-     "partial chains without deciding."},
+     "partial chains without deciding.  "
+     "A deadline (seconds since the epoch, time.time(); 0: none) stops the search with TimeoutError."},
     {"braid", (PyCFunction)(void (*)(void))State_braid, METH_FASTCALL,
      "braid($self, target, g, limit, budget, /)\n--\n\n"
      "1 if a braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit may exist on "
      "target (a label among the state's): the search may say 1 where the rules find none, never 0 where "
      "they find one; 0 if none, -1 if it visited budget partial braids without deciding."},
     {"braid_chain", (PyCFunction)(void (*)(void))State_braid_chain, METH_FASTCALL,
-     "braid_chain($self, target, g, limit, budget, /)\n--\n\n"
+     "braid_chain($self, target, g, limit, budget, deadline=0, /)\n--\n\n"
      "A braid (SPEC 4.4; with g, a braid or a g-braid, SPEC 4.5) of length <= limit on target (a label "
      "among the state's), found by the search that follows the definitions: a tuple (variable, "
      "right-linking object) per cell in a valid order, in the engine's integers (0: the last cell's); 0 if "
-     "none, -1 if the search visited budget partial braids without deciding."},
+     "none, -1 if the search visited budget partial braids without deciding.  "
+     "A deadline (seconds since the epoch, time.time(); 0: none) stops the search with TimeoutError."},
     {"whip_chain", (PyCFunction)(void (*)(void))State_whip_chain, METH_FASTCALL,
-     "whip_chain($self, target, g, need_g, strict, limit, budget, /)\n--\n\n"
+     "whip_chain($self, target, g, need_g, strict, limit, budget, deadline=0, /)\n--\n\n"
      "A whip (SPEC 4.2; with g, a whip or a g-whip; with need_g, a g-whip with a g-rlc, SPEC 4.5) of "
      "length <= limit on target (a label among the state's): a tuple (variable, right-linking object) "
      "per cell, in the engine's integers (0: the last cell's), left-linking candidates not given; not "
      "strict, the search lets a left-linking candidate repeat, strict it does not (loopless, as the "
-     "rules); 0 if none, -1 if the search visited budget partial whips without deciding."},
+     "rules); 0 if none, -1 if the search visited budget partial whips without deciding.  "
+     "A deadline (seconds since the epoch, time.time(); 0: none) stops the search with TimeoutError."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -502,34 +560,6 @@ static PyTypeObject StateType = {
 };
 
 /* ---- the T&E engine and the raters (te.c) ----------------------------------------------------- */
-
-/* The poll of a running engine: past the deadline (a time limit), or a signal whose Python handler
- * raised (Ctrl-C), stops it.  The clock is C11's timespec_get, read every SR_POLL_EVERY nodes. */
-typedef struct {
-    double deadline; /* seconds since the epoch, 0 for none */
-    int timed_out, signalled;
-} Poll;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int te_poll(void *arg)
-{
-    Poll *p = arg;
-    if (PyErr_CheckSignals() < 0) {
-        p->signalled = 1;
-        return 1;
-    }
-    if (p->deadline > 0 && now_seconds() > p->deadline) {
-        p->timed_out = 1;
-        return 1;
-    }
-    return 0;
-}
 
 /* 81 cell masks (bit d-1 for digit d) from a sequence of 81 ints in 0..511; 0 or -1 with an error. */
 static int read_masks(PyObject *obj, uint16_t masks[81])

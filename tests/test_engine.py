@@ -401,3 +401,13 @@ def test_clips_out_of_memory_line_is_dropped_and_other_error_lines_pass(capfd):
         env.eval("(nosuchfunction)")
     err = capfd.readouterr().err
     assert "Out of memory" not in err and "kept" in err and "nosuchfunction" in err
+
+
+def test_the_engine_names_what_is_no_puzzle(w_engine):
+    """Engine.solve takes a Puzzle or its text; anything else is the package's PuzzleTypeError (a
+    number was an AttributeError from inside the driver)."""
+    from sudorules.errors import PuzzleTypeError
+
+    for wrong in (5, None, b"." * 81):
+        with pytest.raises(PuzzleTypeError, match=type(wrong).__name__):
+            w_engine.solve(wrong)

@@ -38,3 +38,47 @@ def test_no_timer_without_a_limit_and_none_after_the_body():
     time.sleep(0.2)
     assert called == []
     assert hard_limit(None) is None and hard_limit(1) == 3.0 and hard_limit(100) == 150.0
+
+
+#: a W6 puzzle of the controlled-bias collection (cb-001) whose gBC path stalls: g-bivalue-chain
+#: searches of seconds a level from level 10 up, never an elimination (SudoRules' gBC as well)
+GBC_STALL = "..34...8....7.9.23..9.2.4...15.7.9.........4..6....5...9.......6..8....28.25..6.1"
+
+
+def test_the_time_limit_stops_the_searches_the_rules_call():
+    """The driver reads the clock between chunks of rule firings, but one firing of the gBC seek rule
+    searched a thousand targets (seconds at level 10 and more): `solve --theory gBC --time-limit 20`
+    of this puzzle ended after 29.7 s.  The searches now take the deadline; the clock is what counts,
+    so a loaded machine slows the searches, not the stop."""
+    from sudorules.engine.driver import Engine
+    from sudorules.enums import Status
+
+    limit = 4.0
+    result = Engine("gBC").solve(GBC_STALL, time_limit=limit)
+    assert result.status is Status.TIMEOUT
+    assert limit <= result.seconds < limit + 0.5
+
+
+def test_a_chain_search_past_its_deadline_raises_timeout_error():
+    """The compiled chain methods the rules' callbacks use stop at a deadline given as their last
+    argument (time.time()'s clock), and answer as before without one."""
+    import pytest
+
+    from sudorules import Puzzle
+    from sudorules.engine.labels import label_at
+    from sudorules.engine.trial import State
+
+    puzzle = Puzzle.from_string(GBC_STALL)
+    labels = [label_at(d, cell) for cell, digits in puzzle.candidates().items() for d in digits]
+    state = State(labels)
+    past = time.time() - 1
+    calls = {"chain": (lambda z, *deadline: state.chain(z, "g-biv", 6, False, 10**6, *deadline)),
+             "braid_chain": (lambda z, *deadline: state.braid_chain(z, True, 8, 10**6, *deadline)),
+             "whip_chain": (lambda z, *deadline: state.whip_chain(z, True, True, True, 8, 10**6, *deadline))}
+    for name, call in calls.items():
+        # a target the search finds a chain for, so that it visits nodes (one whose root fails the
+        # lean test answers 0 at once, with no node and no look at the clock)
+        target = next(z for z in labels if call(z) not in (0, -1))
+        assert call(target) == call(target, 0) == call(target, time.time() + 3600), name  # none, or far off
+        with pytest.raises(TimeoutError):
+            call(target, past)

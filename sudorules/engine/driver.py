@@ -26,7 +26,7 @@ import clips
 from .. import oscompat
 from ..enums import Status
 from ..errors import EngineError
-from ..puzzle import Puzzle, cell_at
+from ..puzzle import Puzzle, as_puzzle, cell_at
 from ..resolution import families
 from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PASS
 from ..resolution.steps import Resolution
@@ -115,6 +115,9 @@ class Engine:
         self.env = clips.Environment()
         self._callback_error: Optional[BaseException] = None
         self._in_call = False  # inside a guarded function's body (see _define, _interrupts_deferred)
+        #: the running solve's time limit as time.time() reads it, for the searches the rules call
+        #: (None: no limit): see _timed_out
+        self._deadline: Optional[float] = None
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
         self.level_hook = None
@@ -178,6 +181,8 @@ class Engine:
         exception when the run returns.
         """
         def guarded(*args):
+            if self._callback_error is None and self._deadline is not None and time.time() > self._deadline:
+                self._callback_error = TimeoutError("the time limit was reached")  # see _timed_out
             if self._callback_error is not None:
                 return empty
             try:
@@ -396,11 +401,11 @@ class Engine:
         state = self._state()
         for targets, g, focus in ((plain, False, WHIP_FOCUS), (with_g, True, G_WHIP_FOCUS)):
             for z in targets:
-                if g and state.braid_chain(z, True, limit, LEAN_CHAIN_BUDGET) == 0:
+                if g and state.braid_chain(z, True, limit, LEAN_CHAIN_BUDGET, self._deadline or 0) == 0:
                     continue  # no g-braid, so no g-whip (a g-whip is a g-braid): see below
                 cells = None
                 for strict in (False, True):  # the permissive search is the cheaper, and says no as often
-                    found = state.whip_chain(z, g, g, strict, limit, LEAN_CHAIN_BUDGET)
+                    found = state.whip_chain(z, g, g, strict, limit, LEAN_CHAIN_BUDGET, self._deadline or 0)
                     if found == 0:
                         break
                     cells = None if found == -1 else whip_lefts(labels, z, found)
@@ -425,7 +430,8 @@ class Engine:
         """A chain of the searched family ``name`` and of ``length`` cells in the current state
         (:func:`.seek.find_chain`), recorded as a step: its targets, for the seek rule to eliminate
         (rules/seek.clp); none if there is none."""
-        found = find_chain(self._state(), self._labels(), self._true, self._sought[name], length, self.seek_stats)
+        found = find_chain(self._state(), self._labels(), self._true, self._sought[name], length, self.seek_stats,
+                           self._deadline)
         if found is None:
             return []
         rule, targets, cells = found
@@ -471,7 +477,7 @@ class Engine:
         g = pass_ in self._g_passes
         if not self.compiled_braids:
             return OPEN if self._state().braid(target, g, length, BRAID_SEARCH_BUDGET) != 0 else NONE
-        found = self._state().braid_chain(target, g, length, LEAN_CHAIN_BUDGET)
+        found = self._state().braid_chain(target, g, length, LEAN_CHAIN_BUDGET, self._deadline or 0)
         if found == 0:
             return NONE
         if found == -1:
@@ -573,6 +579,19 @@ class Engine:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
+    def _timed_out(self) -> bool:
+        """Did a search the rules called stop at the time limit?  The driver reads the clock between
+        chunks of rule firings, but one firing can be a search of seconds: under gBC, the seek rule of
+        a level tries a thousand g-bivalue-chain targets (``find_chain``, 0.7 s at most each), and
+        ``solve --theory gBC --time-limit 20`` of a W6 puzzle of cb-001 ended after 29.7 s (``rate``
+        with 10 s, 17 s).  So the compiled searches take the deadline (a TimeoutError from their
+        poll), every callback reads it first, and the run ends here with status ``timeout``.  The
+        steps recorded are all sound: a search stopped only finds nothing."""
+        if isinstance(self._callback_error, TimeoutError) and self._deadline is not None:
+            self._callback_error = None
+            return True
+        return False
+
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
               solution: Optional[Union[str, list[int]]] = None, memory_limit: Optional[int] = None) -> Resolution:
         """Run the theory on one puzzle and return its :class:`Resolution`.
@@ -589,8 +608,11 @@ class Engine:
         (:meth:`_interrupts_deferred`).
         """
         self._callback_error = None
-        with self._interrupts_deferred():
-            result = self._solve(puzzle, time_limit, solution, memory_limit)
+        try:
+            with self._interrupts_deferred():
+                result = self._solve(puzzle, time_limit, solution, memory_limit)
+        finally:
+            self._deadline = None
         if self._callback_error is not None:  # a signal after the run's last chunk
             error, self._callback_error = self._callback_error, None
             raise error
@@ -598,10 +620,10 @@ class Engine:
 
     def _solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float],
                solution: Optional[Union[str, list[int]]], memory_limit: Optional[int]) -> Resolution:
-        if isinstance(puzzle, str):
-            puzzle = Puzzle.from_string(puzzle)
+        puzzle = as_puzzle(puzzle)  # a PuzzleTypeError for anything else (5 was an AttributeError)
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
+        self._deadline = None if time_limit is None else time.time() + time_limit
         memory_cap = None
         if memory_limit is not None:
             resident = oscompat.resident_memory()
@@ -643,6 +665,9 @@ class Engine:
                 self._passes, self._lean_braid)
         while True:
             fired = env.run(RUN_CHUNK)
+            if self._timed_out():
+                status = "timeout"
+                break
             if self._callback_error is not None:
                 error, self._callback_error = self._callback_error, None
                 raise error

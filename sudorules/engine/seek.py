@@ -36,13 +36,15 @@ class SeekStats:
 
 
 def find_chain(state: State, labels: set[int], never: set[int], search: Search, length: int,
-               stats: Optional[SeekStats] = None) -> Optional[tuple[str, list[int], list[int]]]:
+               stats: Optional[SeekStats] = None,
+               deadline: Optional[float] = None) -> Optional[tuple[str, list[int], list[int]]]:
     """A chain of ``search``'s family and exactly ``length`` cells in the state of the current
     candidates ``labels`` (``state``: the same, compiled), on a target not in ``never`` (the labels of
     the known solution: no sound rule eliminates them): ``(rule, targets, cells)``, the printed rule
     name (``biv-chain``, ``z-chain-rc``...), its targets (the first one searched, then the others of a
     blocked family) and its cells as the flat (variable, left-linking, right-linking) list of
-    :meth:`State.chain`; None if there is none."""
+    :meth:`State.chain`; None if there is none.  ``deadline`` (``time.time()``'s clock): past it the
+    search raises TimeoutError."""
     if stats is not None:
         stats.searches += 1
     targets = sorted(labels - never)
@@ -52,7 +54,7 @@ def find_chain(state: State, labels: set[int], never: set[int], search: Search, 
     for _, z in sorted((d, z) for d, z in zip(rounds, targets) if d):
         if stats is not None:
             stats.tried += 1
-        cells = state.chain(z, search.mode, length, search.typed, CHAIN_SEARCH_BUDGET)
+        cells = state.chain(z, search.mode, length, search.typed, CHAIN_SEARCH_BUDGET, deadline or 0)
         if cells == -1:
             if stats is not None:
                 stats.gave_up += 1
