@@ -11,6 +11,7 @@ each raise an :class:`~sudorules.errors.InputError` with a one-line message.
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import re
@@ -89,6 +90,27 @@ def read_puzzles(lines: Iterable[str], origin: Optional[str] = None) -> Iterator
         yield PuzzleRecord(line, text, puzzle, error, tail, origin)
 
 
+#: the codec error handler that shows what cannot be encoded as :func:`printable` does: registered
+#: here, and standard error is written with it (sudorules.cli), so that every message (an ``Error:``
+#: line, a note, click's usage lines) shows a file name's odd byte as ``\xe9`` however it was built;
+#: Python's own ``backslashreplace`` showed the surrogate that holds it, ``\udce9``
+PRINTABLE = "sudorules.printable"
+
+
+def _printable_error(error: UnicodeError) -> tuple[str, int]:
+    """Each character that cannot be encoded, as text: a byte that was no UTF-8 (Python keeps it as a
+    lone surrogate U+DC80-U+DCFF, ``surrogateescape``) as that byte, ``\\xe9``; anything else (another
+    lone surrogate; ``≠`` on an ASCII stream) as ``backslashreplace`` shows it."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF
+                   else char.encode("ascii", "backslashreplace").decode("ascii")
+                   for char in error.object[error.start:error.end]), error.end
+
+
+codecs.register_error(PRINTABLE, _printable_error)
+
+
 def printable(name: str) -> str:
     """A name as messages and tables show it: bytes that are not UTF-8 (a Latin-1 file name, kept by
     Python as lone surrogates) as ``\xe9``, which can be printed and stored (a column of pandas' string
@@ -97,7 +119,7 @@ def printable(name: str) -> str:
         name.encode("utf-8")
         return name
     except UnicodeEncodeError:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return name.encode("utf-8", PRINTABLE).decode("utf-8")
 
 
 def clipped(text: str, width: int = 60) -> str:
@@ -136,9 +158,10 @@ DECODING_ERRORS = "surrogateescape"
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def _wide_text(name: str, start: bytes) -> None:
+def refuse_wide_text(name: str, start: bytes) -> None:
     """InputError for text in UTF-16 or UTF-32 (its first bytes ``start``): every line would be a bad
-    character, and their NUL bytes would be echoed into the outputs."""
+    character, and their NUL bytes would be echoed into the outputs.  The one test of every command's
+    text input (puzzle files here; the tables of select, stats and compare: collection.table)."""
     if start.startswith(_WIDE_BOMS):
         raise InputError(f"{name}: UTF-16 or UTF-32 text; sudorules reads UTF-8 "
                          f"(convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
@@ -158,7 +181,7 @@ def stdin_text() -> IO[str]:
     peek = getattr(buffer, "peek", None)
     if peek is not None:
         try:
-            _wide_text("standard input", peek(2)[:2])
+            refuse_wide_text("standard input", peek(2)[:2])
         except OSError:
             pass  # read errors are told when lines are read
     return io.TextIOWrapper(buffer, encoding="utf-8", errors=DECODING_ERRORS, newline=None)
@@ -182,7 +205,7 @@ def open_lines(source: Union[str, Path, IO[str]]) -> Iterator[str]:
     try:
         handle = open(source, encoding="utf-8", errors=DECODING_ERRORS)
         if handle.seekable():
-            _wide_text(str(source), handle.buffer.peek(2)[:2])
+            refuse_wide_text(str(source), handle.buffer.peek(2)[:2])
     except OSError as error:
         raise InputError(f"{source}: {error.strerror or error}") from None
     except InputError:

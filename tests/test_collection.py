@@ -156,6 +156,46 @@ def test_a_template_reads_a_row_dict_and_refuses_what_it_cannot_format():
             RowTemplate(text, ["puzzle", "W", "seconds", "tail"])
 
 
+#: three valid puzzles, then a bad character, a repeated digit, a puzzle of several solutions and a byte
+#: that is no UTF-8 (line 7)
+MIXED = ("\n".join(line for line, _ in CB_LINES[:3]) + "\n" + CB_LINES[0][0][:-1] + "x\n" + "77" + CB_LINES[0][0][2:]
+         + "\n" + "." * 81 + "\n").encode() + CB_LINES[1][0].encode() + b" caf\xe9\n"
+
+
+def sudorules(*args) -> subprocess.CompletedProcess:
+    """A real process: rate and classify write standard output through its file descriptor."""
+    return subprocess.run([sys.executable, "-m", "sudorules", *map(str, args)], capture_output=True,
+                          encoding="utf-8", errors="replace", timeout=300)
+
+
+@pytest.mark.parametrize("command", ["check", "rate", "classify"])
+def test_format_says_each_invalid_record_on_stderr_and_keeps_one_line_per_record(command, tmp_path):
+    """A --format line shows only its fields: the reason of an invalid record (what makes the exit
+    status 1) was nowhere, stderr empty for check.  Each is now its ``line N: reason`` on stderr, the
+    error cell of the CSV row, as canon and solve say theirs, while stdout keeps one line per record;
+    a template with {error} shows it in the line and stderr does not repeat it."""
+    source = tmp_path / "mixed.txt"
+    source.write_bytes(MIXED)
+    extra = [] if command == "check" else ["--jobs", 1, "--no-progress"]
+    table = sudorules(command, source, *extra)
+    assert table.returncode == 1, table.stderr
+    invalid = [row["error"] for row in csv_rows(table.stdout) if row.get("status", "invalid") == "invalid"
+               and row["error"]]  # check has no status: a row with an error is an invalid record
+    assert len(invalid) >= 3
+    formatted = sudorules(command, source, *extra, "--format", "{puzzle}")
+    assert formatted.returncode == 1
+    assert len(formatted.stdout.splitlines()) == len(csv_rows(table.stdout)) == MIXED.count(b"\n")
+    told = [line for line in formatted.stderr.splitlines() if line.startswith("line ")]
+    assert told == invalid, formatted.stderr
+    shown = sudorules(command, source, *extra, "--format", "{puzzle}|{error}")
+    assert [line.rsplit("|", 1)[1] for line in shown.stdout.splitlines()] == [row["error"] for row in
+                                                                          csv_rows(table.stdout)]
+    assert not [line for line in shown.stderr.splitlines() if line.startswith("line ")], shown.stderr
+    argument = sudorules(command, CB_LINES[0][0][:-1] + "x", *extra, "--format", "{clues}")
+    assert argument.returncode == 1 and argument.stdout == "\n"
+    assert "PUZZLE 0: bad character 'x' at column 81" in argument.stderr.splitlines(), argument.stderr
+
+
 # --- select ---------------------------------------------------------------------------------------
 def test_select_where_keeps_the_rows_that_satisfy_the_condition_verbatim(rated):
     text = rated.read_text()
@@ -199,6 +239,9 @@ def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path)
         level = name[2:-4]
         part = csv_rows((tmp_path / "by-w" / name).read_text())
         assert part == [r for r in rows if r["W"] == ("" if level == "none" else level)]
+    nothing = run(["select", source, "--where", "clues < 0", "--split-by", "W", "-o", tmp_path / "none"])
+    # no dangling ": " after the directory when no file was written
+    assert nothing.stderr == f"selected 0 of {len(rows)} rows into 0 files in {tmp_path / 'none'}\n"
     run(["select", source, "--where", "W >= 2", "--split-by", "W", "-o", tmp_path / "txt", "--puzzles"])
     for level in [lv for lv in levels if int(lv) >= 2]:
         text = (tmp_path / "txt" / f"W-{level}.txt").read_text()

@@ -629,8 +629,6 @@ def test_api_refuses_other_arguments(argument, tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     for function in (sudorules.rate, sudorules.check, sudorules.solve):
-        if function is sudorules.solve and isinstance(argument, str):
-            continue  # solve takes a text as one puzzle: PuzzleError, tested below
         with pytest.raises(sudorules.SudorulesError) as raised:
             function(argument)
         message = str(raised.value)
@@ -1146,6 +1144,26 @@ def test_output_is_utf8_whatever_the_locale(tmp_path):
         assert_clean(result.stderr)
     missing = run(["check", os.fsdecode(b"nox\xe9.txt")], tmp_path)  # named as \xe9, not a raw surrogate
     assert missing.returncode == 2 and "nox\\xe9.txt: no such file" in missing.stderr, missing.stderr
+
+
+def test_every_message_shows_a_non_utf8_name_as_its_bytes(tmp_path):
+    """The messages about outputs and directories showed a Latin-1 name's byte as Python's surrogate,
+    ``caf\\udce9.txt``, where the README promises ``caf\\xe9.txt``: standard error itself now writes
+    those bytes so, whatever message names them."""
+    latin = os.fsdecode(b"caf\xe9.txt")
+    (tmp_path / latin).write_text(EASY + "\n")
+    (tmp_path / os.fsdecode(b"d\xe9")).mkdir()
+    for args, words in ((["rate", latin, "--rating", "B", "--jobs", "1", "-o", latin],
+                         "caf\\xe9.txt: is an input of this run"),
+                        (["check", latin, "-o", os.fsdecode(b"nod\xe9/x.txt")], "no such directory: nod\\xe9"),
+                        (["check", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
+                        (["stats", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
+                        (["check", latin, "-o", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
+                        (["solve", latin, "--svg", latin], "caf\\xe9.txt: is not a directory")):
+        result = run(args, tmp_path)
+        assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
+        assert "\\udc" not in result.stderr and "\ufffd" not in result.stderr, (args, result.stderr)
+        assert_clean(result.stderr)
 
 
 def test_a_removed_current_directory_is_one_line(tmp_path):

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -53,6 +54,93 @@ def test_compare_text_and_json(files):
     assert puzzle_with(27) in text.output
     data = json.loads(run("compare", *args, "--json").output)
     assert data["differ"] == 2 and [d["line"] for d in data["differences"]] == [4, 6]
+
+
+def test_an_invalid_row_counts_nowhere_and_one_puzzle_is_singular(tmp_path):
+    """rate's row for a puzzle of several solutions (status invalid) keeps its clue count, 0 for an
+    empty grid: stats put it in the clue distribution while the report said "counted nowhere", also
+    joined to its puzzle file, which gives every line a clue count.  And a note said "tries missing on
+    1 puzzles"."""
+    lines = [(puzzle_with(25), "100", "1", "solved", ""), (puzzle_with(26), "", "2", "solved", ""),
+             ("." * 81, "5", "", "invalid", "line 3: several solutions")]
+    rated = tmp_path / "rated.csv"
+    rated.write_text("puzzle,clues,W,status,seconds,tail,error\n" + "".join(
+        f"{puzzle},{puzzle.count('.') and 81 - puzzle.count('.')},{w},{status},0.1,{tail},{error}\n"
+        for puzzle, tail, w, status, error in lines))
+    (tmp_path / "puzzles.txt").write_text("".join(f"{puzzle} {tail}".rstrip() + "\n" for puzzle, tail, *_ in lines))
+    for args in ([rated], [tmp_path / "puzzles.txt", rated]):
+        result = run("stats", *args, "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        valid = [puzzle for puzzle, _, _, status, _ in lines if status == "solved"]
+        assert [(r["clues"], r["on"]) for r in data["clue_distribution"]] == [(81 - p.count("."), 1) for p in valid]
+        assert data["columns"]["clues"]["count"] == len(valid)
+        assert data["minimals"]["note"].startswith("tries missing on 1 puzzle: "), data["minimals"]
+    assert "tries missing on 1 puzzle: " in run("stats", rated).stdout
+
+
+def test_rating_names_are_read_in_any_case_an_exact_column_first(files, tmp_path):
+    """compare --ratings b gb and stats --rating b were "unknown column 'b'", where rate and solve read
+    rating names in any case; a column spelt exactly as given wins over one in another case, and two
+    in other cases (Foo and foo for FOO) are still an unknown name."""
+    args = [files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column", f"B={files / 'B.txt'}"]
+    exact = run("compare", *args, "--ratings", "W", "B", "--json")
+    assert exact.exit_code == 0, exact.output
+    assert json.loads(run("compare", *args, "--ratings", "w", "b", "--json").output) == json.loads(exact.output)
+    table = tmp_path / "t.csv"
+    table.write_text("puzzle,clues,Foo,foo,Bar\n" + "".join(f"{puzzle_with(n)},{n},{k},{2 * k},{k + 1}\n"
+                                                           for k, n in enumerate((25, 26, 27))))
+    for given, taken in (("bar", "Bar"), ("BAR", "Bar"), ("foo", "foo"), ("Foo", "Foo")):
+        result = run("stats", table, "--rating", given, "--json")
+        assert result.exit_code == 0, (given, result.output)
+        assert json.loads(result.stdout)["rating_columns"] == [taken], given
+    assert run("stats", table, "--rating", "FOO").exit_code == 2
+    logged = json.loads(run("stats", table, "--rating", "bar", "--log", "BAR", "--json").stdout)
+    assert logged["correlation"]["log"] == ["Bar"]
+
+
+def test_every_rating_rate_writes_is_a_rating_column(tmp_path):
+    """stats called BC, Z, tW, S+W and default "not rating columns" in an output of rate itself; any
+    column rate --rating writes is one now (each theory's part, each named rating, a composed theory),
+    in rate's spelling, and seconds is still none."""
+    from sudorules.batch.rating import all_ratings, canonical_rating, header
+    from sudorules.enums import THEORY_PARTS
+    from sudorules.resolution.families import THEORIES
+    from sudorules.stats import load_collection
+
+    names = list(dict.fromkeys([*all_ratings(), *map(str, THEORIES), *THEORY_PARTS, "s+w", "sfin+bc+tw"]))
+    written = list(dict.fromkeys(canonical_rating(name) for name in names))  # the columns rate writes
+    rows = [[puzzle_with(n), str(n), *[str(level + k % 3) for k in range(len(written))], "solved", "0.5", "", ""]
+            for level, n in enumerate((25, 26, 27))]
+    table = tmp_path / "rated.csv"
+    table.write_text("\n".join(",".join(cells) for cells in [header(written)] + rows) + "\n")
+    collection = load_collection([str(table)])
+    assert collection.rating_columns == written and collection.ignored_columns() == ["seconds"]
+    source = tmp_path / "in.txt"
+    demo = Path(__file__).resolve().parent.parent / "collections" / "demo.txt"
+    source.write_text("".join(demo.read_text().splitlines(keepends=True)[:2]))
+    rate = subprocess.run([sys.executable, "-m", "sudorules", "rate", str(source), "--rating", "W,BC,S+W,default",
+                           "--jobs", "1", "--no-progress", "-o", str(tmp_path / "r.csv")], capture_output=True,
+                          text=True, timeout=300)
+    assert rate.returncode == 0, rate.stderr
+    report = json.loads(run("stats", tmp_path / "r.csv", "--json").output)
+    assert report["rating_columns"] == ["W", "BC", "S+W", "default"] and report["other_columns"] == ["seconds"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_utf16_input_is_the_error_check_gives_in_stats_select_and_compare(files, encoding):
+    """stats, select and compare read UTF-16 as "line 1: not UTF-8 text (byte 0xff)", status 1, where
+    check, rate and the others say once what it is and how to convert it (status 2)."""
+    wide = files / "wide.txt"
+    wide.write_text((files / "puzzles.txt").read_text(), encoding=encoding)
+    said = run("check", wide)
+    assert said.exit_code == 2 and "UTF-16 or UTF-32 text" in said.stderr
+    for args in (["stats", wide], ["select", wide], ["compare", wide, "--ratings", "clues", "clues"],
+                 ["stats", files / "puzzles.txt", "--column", f"W={wide}"]):
+        result = run(*args)
+        assert (result.exit_code, result.stderr) == (2, said.stderr), args
+    piped = CliRunner().invoke(main, ["select", "-"], input=wide.read_bytes())
+    assert piped.exit_code == 2 and piped.stderr == said.stderr.replace(str(wide), "stdin")
 
 
 @pytest.mark.parametrize("extra, message, status", [
@@ -145,18 +233,25 @@ def test_plot_log_scale_of_a_single_level_writes_no_warning(tmp_path):
 
 
 def test_undefined_correlations_and_distances_show_as_a_dash(files):
-    """A constant rating (K = 3 everywhere): its correlations and mean distance are undefined, '-' in
-    the text and null in JSON (the distance showed 0.0000 and the correlations 'nan')."""
+    """A constant rating (K = 3 everywhere) and an empty one (E): their correlations and mean distances
+    are undefined, '-' in the text and null in JSON (the distance showed 0.0000 and the correlations
+    'nan'), their own on the diagonal too (it showed 1.0000 there); W's own stays 1."""
     (files / "K.txt").write_text("3\n" * len(ROWS))
-    args = [files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column", f"K={files / 'K.txt'}"]
+    (files / "E.txt").write_text("\n" * len(ROWS))
+    args = [files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column", f"K={files / 'K.txt'}",
+            "--column", f"E={files / 'E.txt'}"]
     data = json.loads(run("stats", *args, "--json").output)
     assert data["mean_distance"]["raw"]["K"] is None and data["mean_distance"]["unbiased"]["K"] is None
+    for kind in ("raw", "unbiased"):
+        matrix = data["correlation"][kind]
+        assert [matrix[i][i] for i in range(len(matrix))] == [1.0, 1.0, None, None], kind  # clues, W, K, E
     text = run("stats", *args).output
     distances = text[text.index("Mean distance"):].splitlines()
-    assert [line.split() for line in distances[1:4]] == [["rating", "raw", "unbiased"], ["W", "-", "-"],
-                                                          ["K", "-", "-"]]
+    assert [line.split() for line in distances[1:5]] == [["rating", "raw", "unbiased"], ["W", "-", "-"],
+                                                          ["K", "-", "-"], ["E", "-", "-"]]
     correlation = text[text.index("Correlation (raw"):].splitlines()
-    assert correlation[4].split() == ["K", "-", "-", "1.0000"] and "nan" not in text
+    assert correlation[3].split()[2] == "1.0000" and "nan" not in text
+    assert correlation[4].split() == ["K", "-", "-", "-", "-"] and correlation[5].split() == ["E", "-", "-", "-", "-"]
 
 
 def test_a_value_file_beside_joined_inputs_in_other_orders_gets_a_note(files):

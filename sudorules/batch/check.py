@@ -133,7 +133,8 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
 def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
               template: Optional[RowTemplate] = None) -> bool:
     """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
-    per row; return True when every row parsed.  CSV cells as :func:`~sudorules.output.csv_line`
+    per row (and each invalid row's ``line N: reason`` on stderr: :meth:`RowTemplate.tell_invalid`);
+    return True when every row parsed.  CSV cells as :func:`~sudorules.output.csv_line`
     writes them (an invalid line's raw text made safe for spreadsheets)."""
     writer = csv.writer(stream, lineterminator="\n")
     if template is None:
@@ -144,5 +145,7 @@ def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False
             writer.writerow([csv_cell(cell) for cell in row.csv_fields(canonical)])
         else:
             stream.write(template.line(row.as_dict(canonical)))
+            if not row.ok:
+                template.tell_invalid(row.error or "")
         all_ok &= row.ok
     return all_ok

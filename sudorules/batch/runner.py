@@ -401,7 +401,8 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     dask.distributed cluster instead of local worker processes (see :class:`RateOptions`).
 
     ``template`` (``--format``) writes one text line per row instead of the CSV, to standard output
-    or a stream only (an output file is the resumable CSV).
+    or a stream only (an output file is the resumable CSV), and each ``invalid`` row's reason on
+    stderr (:meth:`~sudorules.collection.template.RowTemplate.tell_invalid`).
 
     On SIGINT / SIGTERM (:class:`Interrupted`), the workers are stopped, every row written is
     complete, and the exception goes on with the run's summary in its ``summary`` attribute.
@@ -473,6 +474,9 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                              else template.line(row.as_dict(ratings, options.canonical)), output,
                              cut_back=lock is not None)
             summary.count(row)
+            if template is not None and row.status == "invalid":
+                template.tell_invalid(row.error, None if bar is None
+                                      else lambda text: bar.write(text, file=sys.stderr))
             if lock is not None:
                 lock.size += written
                 if time.monotonic() - looked >= STILL_OURS_SECONDS:

@@ -116,6 +116,8 @@ def _standard_streams() -> None:
     * Standard output is written in UTF-8, as every file we write, whatever the locale: a path's
       ``≠`` under ``LC_ALL=C`` without UTF-8 mode or ``PYTHONIOENCODING=ascii`` was an internal
       error; a file name that is not UTF-8 goes out as the bytes it came as (``ls`` does the same).
+    * Standard error, the messages, shows such a name's odd bytes as ``\\xe9``
+      (:data:`sudorules.reader.PRINTABLE`).
     """
     from ..errors import InputError, OutputError
 
@@ -146,6 +148,16 @@ def _standard_streams() -> None:
             reconfigure(encoding="utf-8", errors="surrogateescape")
         except (ValueError, OSError):  # written to already, or closed: left as it is
             pass
+    # Messages show a file name's odd bytes as \xe9 (README "Output files"), here for all of them
+    # rather than in each message that names a path: Python's stderr showed them as \udce9
+    from ..reader import PRINTABLE
+
+    reconfigure = getattr(sys.stderr, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors=PRINTABLE)
+        except (ValueError, OSError):
+            pass
 
 
 def _current_directory() -> None:
@@ -174,6 +186,12 @@ def note_earlier_files(folder: Any, pattern: str, written: Iterable[Any], where:
     if earlier:
         shown = ", ".join(earlier[:5]) + (f" and {len(earlier) - 5} more" if len(earlier) > 5 else "")
         click.echo(f"note: {where} also holds {shown}, from an earlier run, {what}", err=True)
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 puzzle``, ``2 puzzles``: every command's counts (rate, generate, count, select had each their
+    own, and select wrote "0 files" by hand)."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":

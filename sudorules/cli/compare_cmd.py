@@ -29,7 +29,7 @@ def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str
     in their source file.
 
     Exit status: 0 compared; 1 an input's content cannot be used, or no puzzle has both values;
-    2 bad arguments (a missing, unreadable or directory input, an unknown column).
+    2 bad arguments (a missing, unreadable or directory input, UTF-16 text, an unknown column).
     """
     from ..stats import compare_ratings, load_collection, parse_column_option  # pandas: only when run
     from ..stats.text import format_comparison

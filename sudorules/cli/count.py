@@ -12,8 +12,8 @@ from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult
 from ..errors import OptionError
 from ..options import CLUES_RANGE, SEED_RANGE, check_method_option
 from ..output import open_output
-from . import main
-from .generate import plural, stop_on_signals
+from . import main, plural
+from .generate import stop_on_signals
 from .options import JOBS, MINUTES
 
 

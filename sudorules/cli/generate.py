@@ -17,13 +17,8 @@ from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhau
 from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import check_csv_output, open_output
 from ..reader import open_lines
-from . import main
+from . import main, plural
 from .options import JOBS
-
-
-def plural(n: int, word: str) -> str:
-    """``1 puzzle``, ``2 puzzles``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 class Caught:

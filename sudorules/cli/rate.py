@@ -16,7 +16,7 @@ from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
 from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file
 from ..output import is_stream
-from . import main
+from . import main, plural
 from ..options import MAX_LENGTH_RANGE
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
 from .template_option import format_option
@@ -24,11 +24,6 @@ from .template_option import format_option
 #: the statuses ``--retry`` can name: every failure a later run may fix
 RETRY_STATUSES = tuple(s for s in STATUSES if s != "solved")
 _SCHEDULER = re.compile(r"^(?:(tcp|tls|ws|wss|inproc|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 puzzle``, ``2 puzzles``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _items(value: str) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from ..collection.table import read_table
 from ..collection.template import row_template
 from ..errors import Interrupted, OptionError
 from ..output import check_csv_output, open_output
-from . import main, note_earlier_files
+from . import main, note_earlier_files, plural
 from .template_option import format_option
 
 
@@ -65,9 +65,9 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
         click.echo(f"interrupted after {len(done)} of {getattr(stop, 'total', '?')} files in {output} "
                    f"(written whole: {names}); run the same command again for all of them", err=True)
         raise click.exceptions.Exit(stop.exit_code) from None
-    click.echo(f"selected {len(chosen)} of {len(table.rows)} rows into {len(files)} file"
-               f"{'' if len(files) == 1 else 's'} in {output}: "
-               + ", ".join(f"{path.name} ({rows})" for path, rows in files), err=True)
+    click.echo(f"selected {len(chosen)} of {plural(len(table.rows), 'row')} into {plural(len(files), 'file')} "
+               f"in {output}" + (": " + ", ".join(f"{path.name} ({rows})" for path, rows in files) if files else ""),
+               err=True)
     if files:  # files of an earlier split stay: they are not this run's levels
         import re
 

@@ -22,8 +22,9 @@ def echo_notes(collection) -> None:
               help="Add a rating column from a line-aligned file of one value per line (line k = puzzle k, "
                    "in the order of the first input).")
 @click.option("--rating", "ratings", multiple=True, metavar="NAME",
-              help=f"Also treat column NAME of the inputs as a rating (known ratings: {', '.join(KNOWN_RATINGS)}; "
-                   "--column ones are ratings too); repeatable.")
+              help=f"Also treat column NAME of the inputs as a rating (known ratings: {', '.join(KNOWN_RATINGS)} "
+                   "and every rating rate writes: BC, Z, S+W, default...; --column ones are ratings too); "
+                   "repeatable.")
 @click.option("--unbiased/--raw", default=True, show_default=True,
               help="Add the controlled-bias corrected figures (needs clue counts), or only raw ones.")
 @click.option("--by", type=click.Choice(["clues"]), default=None,
@@ -48,21 +49,23 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     \b
     Rating columns: statistics are computed for the clue count and the
     rating columns only: a column whose name is a known rating (W, B, gW,
-    gB, SER, FPGXnoU, ...), every --column NAME=FILE, and every --rating NAME.
+    gB, SER, FPGXnoU, ...) or any rating rate writes (BC, Z, tW, S+W,
+    default...), every --column NAME=FILE, and every --rating NAME.
     Other numeric columns (seconds, solutions...) are listed, not rated.
 
     \b
     Rows not counted: a row whose status is not `solved` keeps its clue
-    count but is left out of every other statistic; an invalid puzzle line
-    or unreadable CSV row counts nowhere.  The report names their lines.
+    count but is left out of every other statistic; an invalid puzzle line,
+    an invalid row (rate: several solutions...) or an unreadable CSV row
+    counts nowhere.  The report names their lines.
     Nothing to count at all (an empty file, every row invalid) is an error.
 
     \b
     Exit status: 0 report printed; 1 an input's content cannot be used (not
     UTF-8, a non-number in a counted row, a misaligned value file, nothing to
     count); 2 bad arguments (a missing, unreadable or directory input, a
-    .parquet input that is no Parquet, a bad --column/--log/--rating, an
-    unsupported or unwritable --plot file).
+    .parquet input that is no Parquet, UTF-16 text, a bad
+    --column/--log/--rating, an unsupported or unwritable --plot file).
 
     The papers' conventions:
 

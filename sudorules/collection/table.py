@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 from ..errors import InputError, OptionError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
-from ..reader import check_source, printable
+from ..reader import check_source, printable, refuse_wide_text
 
 BOM = "\ufeff"
 
@@ -134,7 +134,10 @@ def parquet_lines(rows: int) -> list[int]:
 
 
 def table_text(name: str, data: bytes) -> str:
-    """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line."""
+    """UTF-8 text of an input, without a leading byte-order mark; an error names the first bad line.
+    UTF-16 or UTF-32 text is the one error check and rate give it (an :class:`InputError`, status 2:
+    the whole input, not a line of it; it was "line 1: not UTF-8 text (byte 0xff)", status 1)."""
+    refuse_wide_text(shown(name), data[:2])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

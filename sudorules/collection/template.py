@@ -20,8 +20,9 @@ A :class:`RowTemplate` takes a row as a dict ``{column: cell}``; every command t
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..errors import OptionError
 
@@ -53,6 +54,29 @@ class RowTemplate:
     def fields(self) -> tuple[str, ...]:
         """The column names the template uses, in order (repeats kept)."""
         return tuple(part.name for part in self.parts if isinstance(part, _Field))
+
+    @property
+    def shows_error(self) -> bool:
+        """True when the lines show the ``error`` column (``{error}``): an invalid record's reason is in its line."""
+        return "error" in self.fields
+
+    def tell_invalid(self, error: str, write: Optional[Callable[[str], object]] = None) -> None:
+        """Say an invalid record's ``error`` cell (``line 4: bad character 'x' at column 80``, ``PUZZLE 0:
+        ...``) as one line on standard error, unless the template shows ``{error}``.
+
+        A template's line holds only its fields, so a bad record's line was blank but for its text, and
+        the reason that makes the exit status 1 was nowhere (README "Exit statuses": its row or stderr
+        line names the line and the reason).  Standard error, not standard output: ``--format`` lines are
+        read as one per input record (line k = record k, as serate's and gsf's outputs and a value file
+        are), which a message among them would shift.  A template with ``{error}`` has put the reason
+        where its user wants it: not said twice.  ``write``: how a line
+        reaches stderr (a progress bar's own ``write``, which keeps the bar whole)."""
+        if not error or self.shows_error:
+            return
+        if write is not None:
+            write(error)
+        else:
+            print(error, file=sys.stderr, flush=True)
 
     def render(self, row: Mapping[str, object]) -> str:
         """The row's line, without the newline (a missing or ``None`` cell is empty)."""

@@ -17,13 +17,15 @@ from .loading import Collection, StatsInputError
 def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     """Cross-table, differing puzzles and raw / unbiased share of differences of two ratings.
 
-    ``first`` and ``second`` may name any numeric column (a rating or not); an unknown name is a
+    ``first`` and ``second`` may name any numeric column (a rating or not; in any case: ``gb`` is
+    ``gB``, :meth:`~sudorules.stats.loading.Collection.column_named`); an unknown name is a
     :class:`~sudorules.stats.loading.StatsUsageError` listing the numeric columns, and no puzzle with
     both values a :class:`~sudorules.stats.loading.StatsInputError`.  Returns plain types:
     ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without clue counts),
     ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
     ``counts``) and ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order).
     """
+    first, second = collection.column_named(first), collection.column_named(second)
     a, b = collection.values(first), collection.values(second)
     both = a.notna() & b.notna()
     if not both.any():

@@ -46,10 +46,14 @@ def weighted_correlation(x: pd.Series, y: pd.Series, weights: Optional[pd.Series
 
 
 def correlation_matrix(columns: dict[str, pd.Series], weights: Optional[pd.Series] = None) -> pd.DataFrame:
-    """The symmetric matrix of :func:`weighted_correlation` between the named columns (1 on the diagonal)."""
+    """The symmetric matrix of :func:`weighted_correlation` between the named columns: on the diagonal
+    1, or NaN for a column that has no correlation, with itself either (constant, all empty, or fewer
+    than two values): a constant B showed r(B, B) = 1.0000 beside its undefined r with every other."""
     names = list(columns)
     matrix = pd.DataFrame(np.eye(len(names)), index=names, columns=names)
     for i, a in enumerate(names):
+        if math.isnan(weighted_correlation(columns[a], columns[a], weights)):
+            matrix.loc[a, a] = math.nan
         for b in names[i + 1:]:
             matrix.loc[a, b] = matrix.loc[b, a] = weighted_correlation(columns[a], columns[b], weights)
     return matrix

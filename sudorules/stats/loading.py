@@ -22,15 +22,17 @@ Text inputs must be UTF-8; a leading byte-order mark is skipped.
 
 **Rating columns.**  Statistics (moments, level distributions, correlations, mean distances) are
 computed for the clue count and for the *rating columns* only: a column is a rating when its name is
-one of :data:`KNOWN_RATINGS` (W, B, gW, gB, SER...), when it was given with ``--column NAME=FILE``,
+one of :data:`KNOWN_RATINGS` (W, B, gW, gB, SER...) or any other rating ``rate`` writes (BC, Z, S+W,
+default...: :func:`~.columns.is_rating`), when it was given with ``--column NAME=FILE``,
 or when it is named in ``ratings`` (``stats --rating NAME``).  Other numeric columns of a CSV
 (``seconds`` of ``rate``, ``solutions`` of ``check``...) are read but are not ratings: they are
 listed as such in the report, and ``compare --ratings`` still accepts them when named.
 
 **Rows not counted.**  An empty value is missing.  In a CSV, a row whose ``status`` is not ``solved``
 (or, without a status column, whose ``error`` is not empty) keeps its clue count but its other values
-are left out of every statistic; a CSV row that cannot be read (wrong number of fields) and an invalid
-line of a puzzle file count nowhere.  Such rows are counted and named by line in the report.  In a
+are left out of every statistic; a CSV row that cannot be read (wrong number of fields), an invalid
+line of a puzzle file and a row whose status is ``invalid`` (rate's "several solutions": its clue count
+too) count nowhere (:data:`COUNTED_NOWHERE`).  Such rows are counted and named by line in the report.  In a
 counted row, a value that is not a number is an error naming the file and line.
 
 **Errors.**  Every problem is a :class:`StatsInputError` (a :class:`~sudorules.errors.SudorulesError`,
@@ -38,7 +40,8 @@ and a ``ValueError``) with a one-line message naming the file (and line):
 
 * exit status 2 (:class:`StatsFileError`, an :class:`~sudorules.errors.InputError`): an input that
   cannot be opened or read at all: missing, a directory, no permission, an empty name, ``-`` twice,
-  a Parquet file no row of which can be read (garbage or a truncated copy named ``.parquet``);
+  a Parquet file no row of which can be read (garbage or a truncated copy named ``.parquet``), UTF-16
+  or UTF-32 text (its byte-order mark);
 * exit status 2 (:class:`StatsUsageError`): an option that cannot be used: ``--column`` not of the
   form ``NAME=FILE``, a column name that names no column (``--log``, ``--rating``, ``compare
   --ratings``), a ``--plot`` file type that is not supported;
@@ -60,13 +63,17 @@ from ..collection.table import (TableError, cell_number, check_header, csv_rows,
                                 parquet_strings, read_bytes, shown, table_text)
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..puzzle import is_puzzle_line
-from .columns import KNOWN_RATINGS
+from .columns import KNOWN_RATINGS, is_rating
 from ..reader import TAIL, read_puzzles
 
 SOLVED = "solved"
 #: status given to a CSV row that cannot be read (its number of fields differs from the header's)
 UNREADABLE = "unreadable"
 INVALID = "invalid"
+#: the statuses of rows that count nowhere, their clue count included: what they hold is no puzzle
+#: (a line that does not parse, a CSV row that cannot be read, a puzzle rate found with no or several
+#: solutions)
+COUNTED_NOWHERE = (INVALID, UNREADABLE)
 #: columns that are never statistics: identity, bookkeeping and text columns
 NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical",
                      TAIL)
@@ -142,6 +149,10 @@ class Collection:
         """Every numeric column a user may name: clues (when known), then the value columns."""
         return ([CLUES] if self.has_clues else []) + list(self.value_columns)
 
+    def column_named(self, name: str) -> str:
+        """The numeric column ``name`` names, in any case (:func:`column_named`)."""
+        return column_named(name, self.numeric_columns())
+
     def values(self, name: str) -> pd.Series:
         """Column ``name`` with the values of non-counted rows (status other than solved) masked."""
         if name == CLUES and self.has_clues:
@@ -184,6 +195,18 @@ class Collection:
         return ([CLUES] if self.has_clues else []) + list(self.rating_columns)
 
 
+def column_named(name: str, columns: Sequence[str]) -> str:
+    """The column of ``columns`` an option names: ``name`` itself, or else the one column spelt so in
+    another case (``b`` is ``B``, ``gb`` is ``gB``), since rating names are read in any case everywhere
+    (README "Exit statuses"; ``rate --rating gb``), and ``compare --ratings b gb`` was "unknown column
+    'b'".  ``name`` as it is when no column, or several (``W`` and ``w``), match in another case: the
+    caller's unknown-column error then lists them."""
+    if name in columns:
+        return name
+    matches = [column for column in columns if column.lower() == name.lower()]
+    return matches[0] if len(matches) == 1 else name
+
+
 def parse_column_option(text: str) -> tuple[str, str]:
     """Split a ``NAME=FILE`` option; raise StatsUsageError when it is not of that form."""
     name, sep, path = text.partition("=")
@@ -218,6 +241,8 @@ def decode_text(name: str, data: bytes) -> str:
         return table_text(name, data)
     except TableError as error:
         raise StatsInputError(str(error)) from None
+    except InputError as error:  # UTF-16 text: the input as a whole cannot be used (status 2)
+        raise StatsFileError(str(error)) from None
 
 
 def _is_csv(name: str, text: str) -> bool:
@@ -296,8 +321,6 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
             table[TRIES] = tries
     if CLUES not in table and "puzzle" in table:
         table[CLUES] = table["puzzle"].map(_clue_count)
-    if CLUES in table and "status" in table:
-        table.loc[table["status"] == UNREADABLE, CLUES] = math.nan
     return table
 
 
@@ -429,15 +452,21 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
             _check_same(name, frame[name], members, member)
         members.append(member)
         frame[name] = series
+    if CLUES in frame and "status" in frame:
+        # here, once the inputs are joined: a rated file's invalid row (rate's "several solutions"
+        # keeps its clue count, 0 for an empty grid) was in the clue distribution, the report saying
+        # "counted nowhere", and joined to its puzzle file it took the clue count from there
+        frame.loc[frame["status"].isin(COUNTED_NOWHERE), CLUES] = math.nan
     _check_clues(frame)
     value_columns = [c for c in frame.columns
                      if c not in NON_VALUE_COLUMNS and c != CLUES and pd.api.types.is_numeric_dtype(frame[c])]
     given = {name for name, _ in columns}
+    ratings = [column_named(name, value_columns) for name in ratings]
     for name in ratings:
         if name not in value_columns:
             raise StatsUsageError(f"--rating {name}: no such numeric column "
                                   f"(numeric columns: {', '.join(value_columns) or 'none'})")
-    rating_columns = [c for c in value_columns if c in KNOWN_RATINGS or c in given or c in ratings]
+    rating_columns = [c for c in value_columns if is_rating(c) or c in given or c in ratings]
     collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files],
                             _order_notes(members, columns))
     _check_something_to_count(collection, files + [f for _, f in columns])

@@ -21,9 +21,10 @@ import pandas as pd
 from .correction import correction_factor
 from .correlation import correlation_matrix, log_transform, mean_distances
 from .distributions import clue_distribution, is_discrete, level_distribution
-from .loading import CLUES, Collection, StatsInputError, StatsUsageError
+from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
 from .minimals import minimals_per_grid
 from .moments import per_clue_table, plain_moments, weighted_moments
+from .text import plural
 
 
 def build_report(collection: Collection, unbiased: bool = True, log_columns: Sequence[str] = ()) -> dict:
@@ -36,6 +37,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
         raise StatsInputError("unbiased statistics need the clue count: give a puzzle file, a CSV with a "
                               "clues or puzzle column, or --column clues=FILE (or use --raw)")
     names = collection.stat_columns()
+    log_columns = [column_named(name, names) for name in log_columns]  # in any case, as --rating
     for name in log_columns:
         if name not in names:
             hint = (f"; {name!r} is not a rating column: add --rating {name} to treat it as one"
@@ -103,7 +105,7 @@ def _minimals(collection: Collection) -> dict:
     rows = collection.clues().notna()
     missing = int((rows & collection.frame["tries"].isna()).sum())
     if missing:
-        return {"note": f"tries missing on {missing} puzzles: numbers of minimals not estimated"}
+        return {"note": f"tries missing on {plural(missing, 'puzzle')}: numbers of minimals not estimated"}
     table, total = minimals_per_grid(collection.clues(), collection.frame["tries"].fillna(0))
     return {**total, "per_clue": _records(table, "clues")}
 

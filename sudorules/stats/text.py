@@ -6,6 +6,8 @@ from typing import Optional
 
 import pandas as pd
 
+from .loading import COUNTED_NOWHERE
+
 
 def _number(value: Optional[float], digits: int = 4) -> str:
     if value is None:
@@ -43,7 +45,8 @@ def _moments_section(report: dict) -> str:
             "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
+    """``1 row``, ``1,024 rows``: the report's counts."""
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
@@ -54,15 +57,13 @@ def format_lines(entries: list[dict], total: int, one_source: bool) -> str:
     return text + (f" and {total - len(entries):,} more" if total > len(entries) else "")
 
 
-#: what a status means for the statistics, when the row has no clue count either
-_NOWHERE = {"invalid", "unreadable"}
 
 
 def _header(report: dict) -> str:
     """Who was read, and which rows and columns are left out of the statistics (and where)."""
     sources = report.get("sources") or []
     status = ", ".join(f"{k} {v:,}" for k, v in report["status"].items())
-    lines = [f"{_plural(report['rows'], 'row')} read from {', '.join(sources) or 'the inputs'}"
+    lines = [f"{plural(report['rows'], 'row')} read from {', '.join(sources) or 'the inputs'}"
              + (f" ({status})" if status else "")]
     not_counted = report.get("not_counted") or {}
     if not_counted:
@@ -70,10 +71,10 @@ def _header(report: dict) -> str:
         groups = []
         for name, group in not_counted.items():
             text = f"{name or 'no status'} at {format_lines(group['lines'], group['count'], one_source)}"
-            if name in _NOWHERE:
+            if name in COUNTED_NOWHERE:
                 text += " (no clue count: counted nowhere)"
             groups.append(text)
-        lines.append(f"{_plural(report['excluded_rows'], 'row')} not counted in the ratings' statistics: "
+        lines.append(f"{plural(report['excluded_rows'], 'row')} not counted in the ratings' statistics: "
                      + "; ".join(groups))
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
