@@ -82,3 +82,27 @@ def test_a_chain_search_past_its_deadline_raises_timeout_error():
         assert call(target) == call(target, 0) == call(target, time.time() + 3600), name  # none, or far off
         with pytest.raises(TimeoutError):
             call(target, past)
+
+
+def test_a_deadline_met_in_a_search_the_driver_calls_itself_is_a_timeout(monkeypatch):
+    """The driver calls some compiled searches itself, outside the rules' callbacks (the lean whips
+    of a level, from level 4 under B and gB): their TimeoutError ended `solve` of top1465 #182 under
+    gB with an internal error, the partial path and the puzzles after it lost (`--time-limit 3`, and
+    at most other limits from 0.1 to 4 s under B, gB, B+gBC and gB+gBC).  Here the clock the driver
+    gives the searches says the deadline has long passed, so the first search that visits a node
+    stops, wherever it was called from, while the driver's own clock (perf_counter) sees time left."""
+    import types
+
+    from sudorules import Puzzle
+    from sudorules.engine import driver
+    from sudorules.enums import Status
+    from sudorules.resolution.verify import replay
+
+    top1465_182 = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"
+    monkeypatch.setattr(driver, "time", types.SimpleNamespace(perf_counter=time.perf_counter, time=lambda: 0.0))
+    for theory in ("B", "gB"):
+        result = driver.Engine(theory).solve(top1465_182, time_limit=60)
+        assert result.status is Status.TIMEOUT, theory
+        assert result.seconds < 30  # stopped by the searches' deadline, not by the driver's clock
+        report = replay(Puzzle.from_string(top1465_182), result.steps)
+        assert report.ok and report.steps_checked == len(result.steps) > 0, theory  # a sound partial path

@@ -663,82 +663,89 @@ class Engine:
             braids = BraidSchedule(
                 env, self._lean, lambda pass_, length: self._braid_targets(pass_ in self._g_passes, length),
                 self._passes, self._lean_braid)
-        while True:
-            fired = env.run(RUN_CHUNK)
-            if self._timed_out():
-                status = "timeout"
-                break
-            if self._callback_error is not None:
-                error, self._callback_error = self._callback_error, None
-                raise error
-            if recorder.contradiction:
-                status = "contradiction"
-                break
-            if fired == RUN_CHUNK:
+        try:
+            while True:
+                fired = env.run(RUN_CHUNK)
+                if self._timed_out():
+                    status = "timeout"
+                    break
+                if self._callback_error is not None:
+                    error, self._callback_error = self._callback_error, None
+                    raise error
+                if recorder.contradiction:
+                    status = "contradiction"
+                    break
+                if fired == RUN_CHUNK:
+                    if deadline is not None and time.perf_counter() > deadline:
+                        status = "timeout"
+                        break
+                    if memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap:
+                        status = "memory"
+                        break
+                    continue
+                # quiescent at the current level
+                solved = n_givens + len(recorder.values) == 81
+                if level == 0:
+                    labels = [] if solved else self.current_labels()
+                    result.candidates_after_singles = len(labels)
+                    result.links_after_singles = csp_link_count(labels)
+                elif level == 1:
+                    result.candidates_after_whips1 = 0 if solved else len(self.current_labels())
+                if solved:
+                    status = "solved"
+                    break
                 if deadline is not None and time.perf_counter() > deadline:
                     status = "timeout"
                     break
-                if memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap:
-                    status = "memory"
+                if self._whip_focus and level >= 2 and self.trial_filter:
+                    # After a chain step only the targets with a whip shorter than the level are focused
+                    # (whip-focus.clp): enough for the order of SPEC 5.3, since whips of the level's
+                    # length may fire in any order among themselves.  Those that now have one of the
+                    # level's length are focused here, before any braid of that length, and the level
+                    # goes on.  (Searching them after every step cost W4 puzzles ~10 % more.)
+                    targets = self._level_whip_target(level)
+                    if targets:
+                        self._focus_whips(targets)
+                        continue
+                if braids is not None:
+                    more = braids.focus_next(len(recorder.records))
+                    self._start_lean(braids)
+                    if more:
+                        continue
+                if level >= self.max_length:
+                    status = "not-solved"
                     break
-                continue
-            # quiescent at the current level
-            solved = n_givens + len(recorder.values) == 81
-            if level == 0:
-                labels = [] if solved else self.current_labels()
-                result.candidates_after_singles = len(labels)
-                result.links_after_singles = csp_link_count(labels)
-            elif level == 1:
-                result.candidates_after_whips1 = 0 if solved else len(self.current_labels())
-            if solved:
-                status = "solved"
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                status = "timeout"
-                break
-            if self._whip_focus and level >= 2 and self.trial_filter:
-                # After a chain step only the targets with a whip shorter than the level are focused
-                # (whip-focus.clp): enough for the order of SPEC 5.3, since whips of the level's
-                # length may fire in any order among themselves.  Those that now have one of the
-                # level's length are focused here, before any braid of that length, and the level
-                # goes on.  (Searching them after every step cost W4 puzzles ~10 % more.)
-                targets = self._level_whip_target(level)
-                if targets:
-                    self._focus_whips(targets)
-                    continue
-            if braids is not None:
-                more = braids.focus_next(len(recorder.records))
-                self._start_lean(braids)
-                if more:
-                    continue
-            if level >= self.max_length:
-                status = "not-solved"
-                break
-            level += 1
-            if self.level_hook is not None:
-                self.level_hook(level)
-            if level > self.levels_loaded:
-                self._load(rulegen.level_rules(self.theory, level, self.max_length))
-                self.levels_loaded = level
-            for kind in self._handover.get(level, ()):
-                {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
-                 "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
-            self._level = level
-            if self._whip_focus and self._lean_whips(level) and not self._lean_whips(level - 1):
-                # lean whips from here on: the focused targets' partial whips go (they depend
-                # logically on the focus facts), and every target is searched again
-                env.find_function("sr-unfocus-whips")()
-                self._focused.clear()
-                self._g_focused.clear()
-            if self._whip_focus and level >= 2:
-                self._focus_whips(self._level_whip_target(level))
-            env.find_function("sr-activate")(level)
-            if self._sought and level >= 2:
-                # the seek rules of this level run in the current state (rules/seek.clp); a fact
-                # already there (a step made it) is kept: the lower levels' rules have run on it
-                env.find_function("sr-seek-state")()
-            if braids is not None and level >= FIRST_BRAID_LEVEL:
-                braids.start_level(level, len(recorder.records))
+                level += 1
+                if self.level_hook is not None:
+                    self.level_hook(level)
+                if level > self.levels_loaded:
+                    self._load(rulegen.level_rules(self.theory, level, self.max_length))
+                    self.levels_loaded = level
+                for kind in self._handover.get(level, ()):
+                    {"neighbours": self._assert_neighbours, "touches": self._assert_touches,
+                     "g-labels": self._assert_glabels, "g-touches": self._assert_gtouches}[kind]()
+                self._level = level
+                if self._whip_focus and self._lean_whips(level) and not self._lean_whips(level - 1):
+                    # lean whips from here on: the focused targets' partial whips go (they depend
+                    # logically on the focus facts), and every target is searched again
+                    env.find_function("sr-unfocus-whips")()
+                    self._focused.clear()
+                    self._g_focused.clear()
+                if self._whip_focus and level >= 2:
+                    self._focus_whips(self._level_whip_target(level))
+                env.find_function("sr-activate")(level)
+                if self._sought and level >= 2:
+                    # the seek rules of this level run in the current state (rules/seek.clp); a fact
+                    # already there (a step made it) is kept: the lower levels' rules have run on it
+                    env.find_function("sr-seek-state")()
+                if braids is not None and level >= FIRST_BRAID_LEVEL:
+                    braids.start_level(level, len(recorder.records))
+        except TimeoutError:
+            # a compiled search the driver calls itself (lean whips when a level starts, a braid
+            # schedule's lean stage) stopped at the deadline: the same end as in a callback
+            if self._deadline is None:
+                raise
+            status = "timeout"
         if result.candidates_after_whips1 is None and status == "solved" and level == 0:
             result.candidates_after_whips1 = 0
         result.status = Status(status)

@@ -55,7 +55,9 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
                     "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
     for name in names:
         values = collection.values(name)
-        entry = {"count": int(values.notna().sum()), "missing": int(values.isna().sum())}
+        # missing: a puzzle's value that is not there (empty, or its run did not end); an invalid
+        # record's are not missing, it counts nowhere (6 invalid rows showed as "missing 6")
+        entry = {"count": int(values.notna().sum()), "missing": int((values.isna() & collection.somewhere).sum())}
         if clues is not None:
             table = per_clue_table(clues, values)
             entry["raw"] = weighted_moments(table, False, name == CLUES)
