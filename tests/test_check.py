@@ -120,6 +120,19 @@ def test_a_puzzle_given_as_the_argument_is_named_as_solve_names_it(tmp_path, mon
         assert result.exit_code == 1 and result.stderr.strip() == expected
 
 
+def test_an_argument_neither_a_file_nor_a_puzzle_is_told_alike_by_every_command(tmp_path, monkeypatch):
+    """rate and classify said `NAME: no such file` where check, solve and canon said `NAME: no such
+    file (nor a puzzle: ...)` for the same argument (a name, or 80 grid characters and a letter)."""
+    monkeypatch.chdir(tmp_path)
+    for argument in ("missing.txt", "1" + "." * 79 + "x"):
+        said = set()
+        for command in ("check", "solve", "canon", "rate", "classify"):
+            result = CliRunner().invoke(main, [command, argument])
+            assert result.exit_code == 2, (command, result.output)
+            said.add(result.stderr.strip())
+        assert len(said) == 1 and "nor a puzzle" in said.pop(), (argument, said)
+
+
 def test_a_missing_file_is_a_usage_error_not_a_puzzle(tmp_path):
     result = CliRunner().invoke(main, ["check", str(tmp_path / "missing.txt")])
     assert result.exit_code == 2

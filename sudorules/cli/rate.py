@@ -14,7 +14,7 @@ from ..batch.runner import RateOptions, rate_file
 from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
-from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file
+from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file, records_from_argument
 from ..output import is_stream
 from . import main, plural
 from ..options import MAX_LENGTH_RANGE
@@ -154,6 +154,8 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
                 handle.write(source + "\n")
             run_batch(path, output, options, verb, template, origin=ARGUMENT_PUZZLE)  # its rows: PUZZLE 0
         return
+    if source != "-" and not names_file(source):
+        records_from_argument(source)  # neither a file nor a puzzle: the InputError check and solve give
     try:
         summary = rate_file(source, output, options, template, origin)
     except Interrupted as stop:

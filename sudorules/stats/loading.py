@@ -132,6 +132,14 @@ class Collection:
         return (status == "") | (status == SOLVED)
 
     @property
+    def somewhere(self) -> pd.Series:
+        """False for the rows that count nowhere (:data:`COUNTED_NOWHERE`: an invalid or unreadable
+        record is no puzzle, so none of its values is missing either)."""
+        if "status" not in self.frame:
+            return pd.Series(True, index=self.frame.index)
+        return ~self.frame["status"].isin(COUNTED_NOWHERE)
+
+    @property
     def has_clues(self) -> bool:
         """True when the clue count of the puzzles is known."""
         return CLUES in self.frame and self.frame[CLUES].notna().any()
