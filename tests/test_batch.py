@@ -392,6 +392,39 @@ def test_a_resume_under_other_limits_says_which_rows_stopped_at_the_old_ones(tmp
     assert retried.retried == stopped and retried.notes == []
 
 
+def test_a_resume_notes_only_the_limits_an_option_set(tmp_path):
+    """Resuming the same command said that rows "stopped at other limits (--max-length 13)" when they
+    had stopped at the time limit (their error names the lengths the closures had reached), and
+    "(--max-depth 2)" for BxB's beyond-te2 rows, whose depth 2 no option sets (rate has no
+    --max-depth): --retry gave them the same answer and the same note again.  A classify row stopped
+    at another --max-depth is still told."""
+    depth3 = "1.3.56....571.9...69.37......1.93..75.96.73.....51.......96..........4....5...86."  # SHC, BxBB 2
+    depth2 = "..34...8.......1.37.....5.42...9....5.71..4...6...7....7...2.....58....19...6...."  # SHC, BxB 2
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(f"{depth3}\n")
+    first = rate_file(str(source), str(out), RateOptions(ratings=("BxB",), jobs=1, progress=False))
+    assert first.statuses == {"beyond-te2": 1}
+    assert rate_file(str(source), str(out), RateOptions(ratings=("BxB",), jobs=1, progress=False)).notes == []
+    # a B row as a run stopped by its clock leaves it (the cells a timeout gives, written in place)
+    source.write_text(f"{depth2}\n")
+    out.unlink()
+    rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    header, row = out.read_text().splitlines()
+    cells = dict(zip(header.split(","), row.split(",")))
+    assert cells["status"] == "beyond-te1"
+    cells.update(B="", status="timeout", error="B: at least 14 (braids of length <= 13 do not solve it)")
+    out.write_text(header + "\n" + ",".join(cells.values()) + "\n")
+    assert rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False)).notes == []
+    # classify: T&E-depth 2 above --max-depth 1, resumed under the default 3
+    out.unlink()
+    columns = ("te_depth", "B", "BxB", "BxBB")
+    shallow = rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False, max_depth=1))
+    assert shallow.statuses == {"beyond-te1": 1}
+    deeper = rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False))
+    assert deeper.notes == ["1 earlier row of the output stopped at other limits (--max-depth 1) than this run's: "
+                            "rate it again with --retry beyond-te1"]
+
+
 def test_a_retry_side_file_of_another_input_is_not_taken_for_this_one(tmp_path):
     """A retry killed on one input left OUT.retry.csv; a later retry into a new output of that name
     took its rows by index: every row replaced by another puzzle's, status 0.  Now they are checked

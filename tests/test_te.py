@@ -272,6 +272,21 @@ def _te_resolution(text: str, theory: str) -> tuple[Puzzle, list[int], Resolutio
     return puzzle, solution, Solver().solve(puzzle, theory, solution=solution)
 
 
+@pytest.mark.parametrize("text, theory", [(SHC_SAMPLE[8][0], "BxB"), (SHC_SAMPLE[9][0], "BxBB")])
+def test_a_t_and_e_path_stopped_by_its_time_limit_ends_before_the_open_context(text, theory):
+    """A time limit met inside a context left its hypothesis in the trace with no contradiction
+    after it: `solve --theory BxB --time-limit 0.3` (and the API) ended in an internal IndexError,
+    whatever the limit, on these puzzles as on SHC's BxB = 14 example.  The path now ends before the
+    open context: a timeout, and what it holds re-verifies."""
+    puzzle = _puzzle(text)
+    solution = _solution(puzzle)
+    for limit in (0.001, 0.005, 0.02, 0.05):
+        resolution = Solver().solve(puzzle, theory, solution=solution, time_limit=limit)
+        assert resolution.status is Status.TIMEOUT, (theory, limit)
+        report = replay(puzzle, resolution.steps, solution)
+        assert report.ok and report.steps_checked == len(resolution.steps), (theory, limit, report.problems[:1])
+
+
 @pytest.mark.parametrize("text, theory, value", [
     (SHC_SAMPLE[1][0], "TE1", 1), (SHC_SAMPLE[3][0], "TE2", 2), (SHC_SAMPLE[6][0], "BxB", 2),
 ])
@@ -502,3 +517,30 @@ def test_api_classify_returns_the_command_columns():
     assert table["te_depth"].tolist()[:2] == [1, 2]
     assert table["BxB"].tolist()[1] == 2 and table["B"].tolist()[0] == 1
     assert table["status"].tolist() == ["solved", "solved", "invalid"]
+
+
+@pytest.mark.parametrize("stopped_at", ["the value", "a length below"])
+def test_a_gb_rating_stopped_where_b_meets_its_lower_bound_is_that_value(monkeypatch, stopped_at):
+    """A gB rating stopped by its time limit says what it knows: `at least q` (g-braids shorter than q
+    do not solve it) and `at most B` (braids are g-braids), B rated within half the limit again.  A
+    row said "timeout, gB: at least 11 and at most 11" with the value empty: when the two meet, that
+    is the gB, and the row is solved.  The stop is simulated where the engine's run reports it, at the
+    length where the puzzle's own gB (equal to its B here) is, or one below."""
+    puzzle = _puzzle(SHC_SAMPLE[5][0])
+    gb, b = te.rate_braids(puzzle, g=True), te.rate_braids(puzzle)
+    assert gb.status is b.status is Status.SOLVED and gb.value == b.value > 2
+    closing = gb.value if stopped_at == "the value" else gb.value - 1
+    real_run = te._run
+
+    def stopped_g_run(puzzle, task, **options):
+        if options.get("g"):
+            return {"outcome": "timeout", "closing": closing}
+        return real_run(puzzle, task, **options)
+
+    monkeypatch.setattr(te, "_run", stopped_g_run)
+    rating = te.rate_braids(puzzle, g=True, time_limit=10)
+    if closing == b.value:
+        assert rating == te.Rating(gb.value, Status.SOLVED)
+    else:
+        assert rating.status is Status.TIMEOUT and rating.value is None
+        assert rating.error.startswith(f"at least {closing} and at most {b.value} (")

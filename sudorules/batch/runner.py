@@ -230,9 +230,11 @@ def _rater(options: RateOptions) -> Callable:
 
 
 #: the limits an unfinished row's error names (rating.py, engine/te.py): ``braids of length <= 3 do
-#: not solve it``, ``whips of length <= 3 ...``, ``BxB above 5 (--max-length)``; ``T&E-depth above 1``
+#: not solve it``, ``whips of length <= 3 ...``, ``BxB above 5 (--max-length)``; ``T&E-depth above 1
+#: (--max-depth)`` (a ``beyond-te2`` row of BxB, ``T&E-depth above 2``, names no option: BxB is for
+#: depth 2 whatever the options, and the note told to rate such rows again, for the same answer)
 _LENGTH_NAMED = re.compile(r"length <= (\d+) do not solve it|above (\d+) \(--max-length\)")
-_DEPTH_NAMED = re.compile(r"T&E-depth above (\d+)")
+_DEPTH_NAMED = re.compile(r"T&E-depth above (\d+)(?: \(gT&E\))? \(--max-depth\)")
 
 
 def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions") -> Optional[str]:
@@ -244,6 +246,8 @@ def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions")
     limits: set[str] = set()
     for row in done:
         error, status = (row[-1], row[status_at]) if len(row) > status_at else ("", "")
+        if status == "timeout":  # its lengths are where the clock stopped it ("B: at least 14 (braids of
+            continue             # length <= 13 do not solve it)"), no limit; --retry timeout is its own
         lengths = {int(a or b) for a, b in _LENGTH_NAMED.findall(error)} - {options.max_length}
         depths = {int(d) for d in _DEPTH_NAMED.findall(error)} - {options.max_depth}
         if lengths or depths:

@@ -139,21 +139,27 @@ def _not_solving(g: bool, length: int) -> str:
     return f"{'g-' if g else ''}braids of length <= {length} do not solve it"
 
 
-def _what_is_known(puzzle: Puzzle, g: bool, closing: int, max_length: int, solution: Optional[Sequence[int]],
-                   time_limit: Optional[float]) -> str:
+def _what_is_known(g: bool, closing: int, upper: Optional[int]) -> str:
     """What a B or gB rating stopped before its end knows: the lengths below the one under way were
     closed without solving the puzzle (a lower bound: what is known of a puzzle whose last exhaustive
-    pass does not end, docs/engine.md); and for gB stopped by its time limit, B if it comes within half
-    that limit again, since braids are g-braids (gB <= B): top1465 #182 given 0.6 s, `at least 13 and
-    at most 16`, given 1 s `at least 14` (its gB, 16, takes about 1.8 s; its B 0.1 s)."""
+    pass does not end, docs/engine.md); and for gB, ``upper``, the B that came within half the time
+    limit again (:func:`_b_within`)."""
     bounds = [(f"at least {closing}", _not_solving(g, closing - 1))] if closing > 1 else []
-    if g and time_limit is not None:
-        b = rate_braids(puzzle, max_length=max_length, solution=solution, time_limit=0.5 * time_limit)
-        if b.status is Status.SOLVED and b.value >= closing:
-            bounds.append((f"at most {b.value}", f"braids of length <= {b.value} do"))
+    if upper is not None:
+        bounds.append((f"at most {upper}", f"braids of length <= {upper} do"))
     if not bounds:
         return ""
     return f"{' and '.join(bound for bound, _ in bounds)} ({'; '.join(why for _, why in bounds)})"
+
+
+def _b_within(puzzle: Puzzle, closing: int, max_length: int, solution: Optional[Sequence[int]],
+              time_limit: float) -> Optional[int]:
+    """B, an upper bound of a gB rating stopped by its time limit (braids are g-braids), when it comes
+    within half that limit again and is at least the length the gB closure had reached: top1465 #182
+    given 0.6 s, `at least 13 and at most 16`, given 1 s `at least 14` (its gB, 16, takes about
+    1.8 s; its B 0.1 s)."""
+    b = rate_braids(puzzle, max_length=max_length, solution=solution, time_limit=0.5 * time_limit)
+    return b.value if b.status is Status.SOLVED and b.value >= closing else None
 
 
 def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, solution: Optional[Sequence[int]] = None,
@@ -173,8 +179,14 @@ def rate_braids(puzzle: Puzzle, *, g: bool = False, max_length: int = 36, soluti
                   upper=upper or 0)
     stopped = _stopped(answer)
     if stopped is not None:
-        return Rating(None, stopped, _what_is_known(puzzle, g, answer["closing"], max_length, solution,
-                                                    time_limit if stopped is Status.TIMEOUT else None))
+        closing = answer["closing"]
+        upper_b = (_b_within(puzzle, closing, max_length, solution, time_limit)
+                   if g and stopped is Status.TIMEOUT and time_limit is not None else None)
+        if upper_b is not None and upper_b == closing > 1:
+            # g-braids of length < closing do not solve it, braids of length closing do: that is its gB
+            # (a row said "timeout, gB: at least 11 and at most 11" with the value empty)
+            return Rating(closing, Status.SOLVED)
+        return Rating(None, stopped, _what_is_known(g, closing, upper_b))
     if answer["depth"] < 0:
         return Rating(None, Status.BEYOND_TE1, beyond_te1_reason(g, "braid"))
     if answer["value"] < 0:
@@ -239,9 +251,10 @@ def classify(puzzle: Puzzle, *, max_depth: int = MAX_DEPTH, max_length: int = 36
         return Classification(depth, None, stopped, f"T&E-depth {depth}; {SUB_NAMES[depth]} not found within {what}")
     depth = answer["depth"]
     limit = {"BxB": 2, "BxBB": 3}.get(task, max_depth)
-    if depth < 0:
+    if depth < 0:  # the option named only where it set the limit (BxB is for depth 2 whatever it is)
         return Classification(None, None, BEYOND.get(limit, Status.NOT_SOLVED),
-                              f"T&E-depth above {limit}" + (" (gT&E)" if g else ""))
+                              f"T&E-depth above {limit}" + (" (gT&E)" if g else "")
+                              + ("" if task in ("BxB", "BxBB") else " (--max-depth)"))
     value = answer["value"] if answer["value"] >= 0 else None
     wanted = {"TE": False, "BxB": depth == 2, "BxBB": depth == 3}.get(task, depth >= 1)
     if wanted and value is None:
@@ -301,6 +314,12 @@ def decode_trace(events: Sequence[tuple], chains: Sequence[Sequence[tuple[int, i
             elif kind == _HYP:
                 level = b
                 inner = block(at)
+                if position + 1 >= len(events):
+                    # a context the time limit stopped before its contradiction and the elimination it
+                    # justifies: it proves nothing, and the path ends before it (`solve --theory BxB
+                    # --time-limit 0.3` of a BxB = 14 puzzle was an internal IndexError here)
+                    position = len(events)
+                    return steps
                 _, _, emptied, _, _ = events[position]  # the context's contradiction
                 _, _, target, p, _ = events[position + 1]  # the elimination it justifies
                 position += 2
