@@ -85,7 +85,8 @@ def _rating_help() -> str:
             + ", ".join(f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
             + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
               "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
-              "beyond-te1 by B and gB at once (and by W, gW when they fail).  Or the rating of any "
+              "beyond-te1 by B at once (outside gT&E(1), by gB; by W, gW when they fail); a row's status "
+              "is the worst of its ratings'.  Or the rating of any "
               "theory, named as solve --theory names it (BC, Z, tW, S+W, default...), its column named "
               "as given.")
 
