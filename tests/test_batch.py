@@ -390,6 +390,12 @@ def test_a_resume_under_other_limits_says_which_rows_stopped_at_the_old_ones(tmp
                             "with --retry not-solved"]
     retried = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False, retry=("not-solved",)))
     assert retried.retried == stopped and retried.notes == []
+    # a row stopped at a higher limit than the new one is true under it: no note, no --retry advised
+    out.unlink()
+    source.write_text("..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75\n")  # B 5
+    assert rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=3, jobs=1,
+                                                        progress=False)).statuses == {"not-solved": 1}
+    assert rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=2, jobs=1, progress=False)).notes == []
 
 
 def test_a_resume_notes_only_the_limits_an_option_set(tmp_path):
@@ -422,7 +428,7 @@ def test_a_resume_notes_only_the_limits_an_option_set(tmp_path):
     assert shallow.statuses == {"beyond-te1": 1}
     deeper = rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False))
     assert deeper.notes == ["1 earlier row of the output stopped at other limits (--max-depth 1) than this run's: "
-                            "rate it again with --retry beyond-te1"]
+                            "classify it again with --retry beyond-te1"]  # classify's columns, its verb
 
 
 def test_a_retry_side_file_of_another_input_is_not_taken_for_this_one(tmp_path):

@@ -110,6 +110,11 @@ def compiled_only(ratings: Sequence[str]) -> bool:
     return all(name in COMPILED_RATINGS or name in classify_columns(True) for name in ratings)
 
 
+def is_classification(ratings: Sequence[str]) -> bool:
+    """True for the columns of ``classify`` (:func:`classify_columns`, te_depth first)."""
+    return bool(ratings) and ratings[0] == "te_depth"
+
+
 def classify_columns(g: bool = False) -> tuple[str, ...]:
     """The rating columns of ``classify``: ``te_depth`` (and ``gte_depth`` with g), B, BxB, BxBB."""
     return ("te_depth", "gte_depth", *CLASSIFY_COLUMNS[1:]) if g else CLASSIFY_COLUMNS
@@ -175,7 +180,7 @@ class Rater:
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
                  time_limit: Optional[float] = None, max_depth: int = 3):
-        classify = bool(ratings) and ratings[0] == "te_depth"  # the columns of classify_columns()
+        classify = is_classification(ratings)
         if classify:
             known = classify_columns(True)
         elif all(name in COMPILED_RATINGS for name in ratings):  # no registry needed

@@ -46,7 +46,7 @@ from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_mem
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
 from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
                       open_output, stream_descriptor, write_all)
-from .rating import RatingRow, Rater, compiled_only, header, record_failed_row
+from .rating import RatingRow, Rater, compiled_only, header, is_classification, record_failed_row
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
 
@@ -238,7 +238,7 @@ _DEPTH_NAMED = re.compile(r"T&E-depth above (\d+)(?: \(gT&E\))? \(--max-depth\)"
 
 
 def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions") -> Optional[str]:
-    """A note when rows of the resumed output stopped at another --max-length or --max-depth than
+    """A note when rows of the resumed output stopped at a lower --max-length or --max-depth than
     this run's: the output does not record its options, and those rows would stay as they are among
     rows rated with the new limits.  Read from their error cells (the last column), which name the
     limit they stopped at; the note says how to rate them again."""
@@ -248,8 +248,10 @@ def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions")
         error, status = (row[-1], row[status_at]) if len(row) > status_at else ("", "")
         if status == "timeout":  # its lengths are where the clock stopped it ("B: at least 14 (braids of
             continue             # length <= 13 do not solve it)"), no limit; --retry timeout is its own
-        lengths = {int(a or b) for a, b in _LENGTH_NAMED.findall(error)} - {options.max_length}
-        depths = {int(d) for d in _DEPTH_NAMED.findall(error)} - {options.max_depth}
+        # only a lower limit than this run's: a row stopped at a higher one is still true under it (not
+        # within 5 cells, so not within 4), and the note advised a --retry that gave it back unchanged
+        lengths = {n for a, b in _LENGTH_NAMED.findall(error) if (n := int(a or b)) < options.max_length}
+        depths = {n for d in _DEPTH_NAMED.findall(error) if (n := int(d)) < options.max_depth}
         if lengths or depths:
             statuses[status] = statuses.get(status, 0) + 1
             limits |= {f"--max-length {n}" for n in lengths} | {f"--max-depth {n}" for n in depths}
@@ -257,7 +259,8 @@ def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions")
         return None
     rows = sum(statuses.values())
     return (f"{rows} earlier row{'s' if rows > 1 else ''} of the output stopped at other limits "
-            f"({', '.join(sorted(limits))}) than this run's: rate {'them' if rows > 1 else 'it'} again with --retry "
+            f"({', '.join(sorted(limits))}) than this run's: {'classify' if is_classification(options.ratings) else 'rate'} "
+            f"{'them' if rows > 1 else 'it'} again with --retry "
             f"{','.join(sorted(statuses))}")
 
 
