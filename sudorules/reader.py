@@ -122,6 +122,12 @@ def printable(name: str) -> str:
         return name.encode("utf-8", PRINTABLE).decode("utf-8")
 
 
+def plural(count: int, noun: str, grouped: bool = False) -> str:
+    """``1 puzzle``, ``2 puzzles`` (``grouped``: ``1,024 rows``, as stats' report writes its counts):
+    every count a message gives (rate, generate, count, select and stats had each their own)."""
+    return (f"{count:,}" if grouped else str(count)) + f" {noun}{'' if count == 1 else 's'}"
+
+
 def clipped(text: str, width: int = 60) -> str:
     """A user's argument as shown in a message: cut when long, on one line (see :func:`printable`)."""
     text = printable(text).replace("\n", " ")

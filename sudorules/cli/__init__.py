@@ -20,6 +20,7 @@ from typing import Any, Iterable, Iterator, Optional
 import click
 
 from ..errors import EXIT_INVALID, EXIT_SIGPIPE, STOP_SIGNALS, DiskFullError, Interrupted, SudorulesError
+from ..reader import plural  # noqa: F401  (the commands' counts: from . import plural)
 
 
 #: seconds after which a signal that came during a finalizer is sent again (see _raise_interrupted)
@@ -186,12 +187,6 @@ def note_earlier_files(folder: Any, pattern: str, written: Iterable[Any], where:
     if earlier:
         shown = ", ".join(earlier[:5]) + (f" and {len(earlier) - 5} more" if len(earlier) > 5 else "")
         click.echo(f"note: {where} also holds {shown}, from an earlier run, {what}", err=True)
-
-
-def plural(count: int, noun: str) -> str:
-    """``1 puzzle``, ``2 puzzles``: every command's counts (rate, generate, count, select had each their
-    own, and select wrote "0 files" by hand)."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> "click.exceptions.Exit":

@@ -116,7 +116,7 @@ class Engine:
         self._callback_error: Optional[BaseException] = None
         self._in_call = False  # inside a guarded function's body (see _define, _interrupts_deferred)
         #: the running solve's time limit as time.time() reads it, for the searches the rules call
-        #: (None: no limit): see _timed_out
+        #: (None: no limit): see the TimeoutError in _solve
         self._deadline: Optional[float] = None
         self._recorder: Optional[Recorder] = None
         #: optional callable(level) run when a level is switched on (progress, profiling)
@@ -182,7 +182,7 @@ class Engine:
         """
         def guarded(*args):
             if self._callback_error is None and self._deadline is not None and time.time() > self._deadline:
-                self._callback_error = TimeoutError("the time limit was reached")  # see _timed_out
+                self._callback_error = TimeoutError("the time limit was reached")  # see _solve
             if self._callback_error is not None:
                 return empty
             try:
@@ -579,19 +579,6 @@ class Engine:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
-    def _timed_out(self) -> bool:
-        """Did a search the rules called stop at the time limit?  The driver reads the clock between
-        chunks of rule firings, but one firing can be a search of seconds: under gBC, the seek rule of
-        a level tries a thousand g-bivalue-chain targets (``find_chain``, 0.7 s at most each), and
-        ``solve --theory gBC --time-limit 20`` of a W6 puzzle of cb-001 ended after 29.7 s (``rate``
-        with 10 s, 17 s).  So the compiled searches take the deadline (a TimeoutError from their
-        poll), every callback reads it first, and the run ends here with status ``timeout``.  The
-        steps recorded are all sound: a search stopped only finds nothing."""
-        if isinstance(self._callback_error, TimeoutError) and self._deadline is not None:
-            self._callback_error = None
-            return True
-        return False
-
     def solve(self, puzzle: Union[Puzzle, str], time_limit: Optional[float] = None,
               solution: Optional[Union[str, list[int]]] = None, memory_limit: Optional[int] = None) -> Resolution:
         """Run the theory on one puzzle and return its :class:`Resolution`.
@@ -666,10 +653,7 @@ class Engine:
         try:
             while True:
                 fired = env.run(RUN_CHUNK)
-                if self._timed_out():
-                    status = "timeout"
-                    break
-                if self._callback_error is not None:
+                if self._callback_error is not None:  # a search's TimeoutError too: see below
                     error, self._callback_error = self._callback_error, None
                     raise error
                 if recorder.contradiction:
@@ -741,8 +725,14 @@ class Engine:
                 if braids is not None and level >= FIRST_BRAID_LEVEL:
                     braids.start_level(level, len(recorder.records))
         except TimeoutError:
-            # a compiled search the driver calls itself (lean whips when a level starts, a braid
-            # schedule's lean stage) stopped at the deadline: the same end as in a callback
+            # The driver reads its clock between chunks of rule firings, but one firing can be a
+            # search of seconds: under gBC the seek rule of a level tries a thousand g-bivalue-chain
+            # targets (``find_chain``, 0.7 s at most each), and ``solve --theory gBC --time-limit 20``
+            # of a W6 puzzle of cb-001 ended after 29.7 s (``rate`` with 10 s, 17 s).  So the compiled
+            # searches take the deadline (a TimeoutError from their poll) and every callback reads it
+            # first; the error comes here from a callback (kept by _define, raised above) or from a
+            # search the driver calls itself (the lean whips of a level, a lean braid stage).  The
+            # steps recorded are all sound: a search stopped only finds nothing.
             if self._deadline is None:
                 raise
             status = "timeout"

@@ -24,7 +24,7 @@ from .distributions import clue_distribution, is_discrete, level_distribution
 from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
 from .minimals import minimals_per_grid
 from .moments import per_clue_table, plain_moments, weighted_moments
-from .text import plural
+from ..reader import plural
 
 
 def build_report(collection: Collection, unbiased: bool = True, log_columns: Sequence[str] = ()) -> dict:
@@ -107,7 +107,7 @@ def _minimals(collection: Collection) -> dict:
     rows = collection.clues().notna()
     missing = int((rows & collection.frame["tries"].isna()).sum())
     if missing:
-        return {"note": f"tries missing on {plural(missing, 'puzzle')}: numbers of minimals not estimated"}
+        return {"note": f"tries missing on {plural(missing, 'puzzle', grouped=True)}: numbers of minimals not estimated"}
     table, total = minimals_per_grid(collection.clues(), collection.frame["tries"].fillna(0))
     return {**total, "per_clue": _records(table, "clues")}
 

@@ -6,6 +6,7 @@ from typing import Optional
 
 import pandas as pd
 
+from ..reader import plural
 from .loading import COUNTED_NOWHERE
 
 
@@ -45,11 +46,6 @@ def _moments_section(report: dict) -> str:
             "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
-def plural(count: int, word: str) -> str:
-    """``1 row``, ``1,024 rows``: the report's counts."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
 def format_lines(entries: list[dict], total: int, one_source: bool) -> str:
     """``lines 4, 9, 12`` (one source) or ``a.csv:4, b.csv:9``, with ``and N more`` past the list."""
     shown = [str(e["line"]) if one_source else f"{e['source']}:{e['line']}" for e in entries]
@@ -63,7 +59,7 @@ def _header(report: dict) -> str:
     """Who was read, and which rows and columns are left out of the statistics (and where)."""
     sources = report.get("sources") or []
     status = ", ".join(f"{k} {v:,}" for k, v in report["status"].items())
-    lines = [f"{plural(report['rows'], 'row')} read from {', '.join(sources) or 'the inputs'}"
+    lines = [f"{plural(report['rows'], 'row', grouped=True)} read from {', '.join(sources) or 'the inputs'}"
              + (f" ({status})" if status else "")]
     not_counted = report.get("not_counted") or {}
     if not_counted:
@@ -74,7 +70,7 @@ def _header(report: dict) -> str:
             if name in COUNTED_NOWHERE:
                 text += " (no clue count: counted nowhere)"
             groups.append(text)
-        lines.append(f"{plural(report['excluded_rows'], 'row')} not counted in the ratings' statistics: "
+        lines.append(f"{plural(report['excluded_rows'], 'row', grouped=True)} not counted in the ratings' statistics: "
                      + "; ".join(groups))
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
