@@ -225,6 +225,13 @@ class Status(_StrEnum):
     CRASHED = "crashed"              #: a batch worker died
     INVALID = "invalid"              #: the input is no puzzle, or has no or several solutions
 
+    @classmethod
+    def fails_run(cls, status: str) -> bool:
+        """A row whose status is ``status`` makes a batch run's exit status 1 (README "Exit
+        statuses"): its input is no puzzle, or its worker died.  Any text: a resumed file's cells
+        are read as they are."""
+        return status in (cls.INVALID, cls.CRASHED)
+
     @property
     def rank(self) -> int:
         """0 for the best status, larger for worse ones."""

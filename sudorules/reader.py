@@ -111,6 +111,17 @@ def _printable_error(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(PRINTABLE, _printable_error)
 
 
+#: a lone surrogate of a byte that was no UTF-8 as repr() writes it (``'\\udce9'``), not after a backslash
+_REPR_SURROGATE = re.compile(r"(?<!\\)\\udc([89a-f][0-9a-f])")
+
+
+def printable_message(text: str) -> str:
+    """A message as standard error shows it: a name that holds a byte that was no UTF-8 and that the
+    message quotes with ``!r`` (a column typed on a Latin-1 terminal, ``unknown column '\\udce9t'``)
+    shows that byte as ``\\xe9``, as the names :data:`PRINTABLE` prints unquoted."""
+    return _REPR_SURROGATE.sub(r"\\x\1", text) if "\\udc" in text else text
+
+
 def printable(name: str) -> str:
     """A name as messages and tables show it: bytes that are not UTF-8 (a Latin-1 file name, kept by
     Python as lone surrogates) as ``\xe9``, which can be printed and stored (a column of pandas' string

@@ -378,6 +378,31 @@ def test_a_worker_killed_by_a_signal_is_crashed_and_retried(tmp_path):
     assert [row[3] for row in body] == ["solved"] * 3, body
 
 
+def test_a_crashed_row_under_format_says_its_line_and_what_killed_it(tmp_path):
+    """``--format`` prints only the template's fields, so a crashed row (status 1) said nowhere why;
+    it now says it on stderr as an invalid row does, naming its line."""
+    puzzles = [EASY, HARD, demo_puzzles()[1]]
+    (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
+    lines = tmp_path / "lines.txt"
+    with open(lines, "wb") as stdout:
+        main = start(["rate", "in.txt", "--jobs", "1", "--format", "{clues} {status}"], tmp_path,
+                     stdout=stdout)
+        try:
+            wait_for(lambda: lines.read_bytes().count(b"\n") >= 1, main, what="the first line")
+            workers = children(main.pid)
+            assert len(workers) == 1, workers
+            os.kill(workers[0][0], signal.SIGSEGV)  # while it rates HARD (a few seconds)
+            code, err = finish(main, timeout=120)
+        finally:
+            if main.poll() is None:
+                main.kill()
+                main.wait()
+    assert code == 1, err
+    clues = [81 - sum(c in ".0" for c in p) for p in puzzles]
+    assert lines.read_text().splitlines()[1:] == [f"{clues[1]} crashed", f"{clues[2]} solved"], lines.read_text()
+    assert "line 2: crashed: worker killed by SIGSEGV" in err, err
+
+
 # ----------------------------------------------------------------------------------------------
 # 8. dask
 
@@ -1153,13 +1178,19 @@ def test_every_message_shows_a_non_utf8_name_as_its_bytes(tmp_path):
     latin = os.fsdecode(b"caf\xe9.txt")
     (tmp_path / latin).write_text(EASY + "\n")
     (tmp_path / os.fsdecode(b"d\xe9")).mkdir()
+    (tmp_path / "out.csv").write_text("puzzle,clues,B,status\n")
     for args, words in ((["rate", latin, "--rating", "B", "--jobs", "1", "-o", latin],
                          "caf\\xe9.txt: is an input of this run"),
                         (["check", latin, "-o", os.fsdecode(b"nod\xe9/x.txt")], "no such directory: nod\\xe9"),
                         (["check", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
                         (["stats", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
                         (["check", latin, "-o", os.fsdecode(b"d\xe9")], "d\\xe9: is a directory"),
-                        (["solve", latin, "--svg", latin], "caf\\xe9.txt: is not a directory")):
+                        (["solve", latin, "--svg", latin], "caf\\xe9.txt: is not a directory"),
+                        # names typed on the command line, which the messages quote with repr()
+                        (["stats", "out.csv", "--column", os.fsdecode(b"\xe9t")], "got '\\xe9t'"),
+                        (["select", "out.csv", "--format", os.fsdecode(b"{\xe9}")], "unknown column '\\xe9'"),
+                        (["select", "out.csv", "--where", os.fsdecode(b"\xe9 > 3")],
+                         "unexpected character '\\xe9' at character 1 of '\\xe9 > 3'")):
         result = run(args, tmp_path)
         assert result.returncode == 2 and words in result.stderr, (args, result.stderr)
         assert "\\udc" not in result.stderr and "\ufffd" not in result.stderr, (args, result.stderr)

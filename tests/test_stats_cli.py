@@ -142,7 +142,7 @@ def test_utf16_input_is_the_error_check_gives_in_stats_select_and_compare(files,
         result = run(*args)
         assert (result.exit_code, result.stderr) == (2, said.stderr), args
     piped = CliRunner().invoke(main, ["select", "-"], input=wide.read_bytes())
-    assert piped.exit_code == 2 and piped.stderr == said.stderr.replace(str(wide), "stdin")
+    assert piped.exit_code == 2 and piped.stderr == said.stderr.replace(str(wide), "standard input")
 
 
 @pytest.mark.parametrize("extra, message, status", [
@@ -418,7 +418,7 @@ def test_stdin(rated):
     result = CliRunner().invoke(main, ["stats", "-", "--json"], input=text)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["sources"] == ["stdin"] and data["columns"]["W"]["count"] == len(RATED)
+    assert data["sources"] == ["standard input"] and data["columns"]["W"]["count"] == len(RATED)
     assert data["columns"] == json.loads(run("stats", rated, "--json").stdout)["columns"]
     result = CliRunner().invoke(main, ["compare", "-", "--ratings", "W", "B"], input=text)
     assert result.exit_code == 0 and "W ≠ B on 2 of 6 puzzles" in result.output

@@ -131,6 +131,17 @@ class RatingRow:
     seconds: float = 0.0
     error: str = ""
     tail: str = ""  #: the input record's tail (the generator's tries, a serate rating...), kept as it was
+    #: where its record is (``line 3``), for messages only: no column (the row's puzzle is its key)
+    where: str = field(default="", compare=False)
+
+    @property
+    def failure(self) -> str:
+        """What a row that fails the run says on stderr when its cells are not printed (``--format``):
+        an invalid row's error names its line already (``line 4: bad character ...``); a crashed
+        row's says what killed its worker, ``line 2: crashed: worker killed by SIGSEGV``."""
+        if self.status == Status.INVALID or not self.where:
+            return self.error
+        return f"{self.where}: {self.status}" + (f": {self.error}" if self.error else "")
 
     def values(self, ratings: Sequence[str], canonical: bool = False, tail: bool = True) -> list[str]:
         """The CSV cells in the order ``puzzle, clues, <ratings...>, [canonical,] status, seconds,
@@ -169,8 +180,10 @@ def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str,
     """A failed row for an input record: its puzzle (or raw text when it did not parse), clues and tail."""
     puzzle = record.puzzle
     text = str(puzzle) if puzzle is not None else record.text.strip()
-    return failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
-                      record.tail)
+    row = failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
+                     record.tail)
+    row.where = record.where
+    return row
 
 
 class Rater:

@@ -39,6 +39,7 @@ import warnings
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence
 
+from ..enums import Status
 from ..errors import DiskFullError, EXIT_USAGE, Interrupted, OptionError, OutputError, SudorulesError
 from ..extras import require
 from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_memory_mib, check_time_limit,
@@ -481,8 +482,8 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
                              else template.line(row.as_dict(ratings, options.canonical)), output,
                              cut_back=lock is not None)
             summary.count(row)
-            if template is not None and row.status == "invalid":
-                template.tell_invalid(row.error, None if bar is None
+            if template is not None and Status.fails_run(row.status):
+                template.tell_invalid(row.failure, None if bar is None
                                       else lambda text: bar.write(text, file=sys.stderr))
             if lock is not None:
                 lock.size += written

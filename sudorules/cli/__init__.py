@@ -106,6 +106,18 @@ class _ClosedStream(io.TextIOBase):
         pass
 
 
+class _Messages(io.TextIOWrapper):
+    """Standard error: a name quoted with ``!r`` in a message shows a byte that was no UTF-8 as
+    ``\\xe9`` (:func:`sudorules.reader.printable_message`), as :data:`~sudorules.reader.PRINTABLE`
+    shows the names printed as they are; ``unknown column '\\udce9t'`` before, in every message that
+    quotes what was typed (stats, select, compare, --format, --where)."""
+
+    def write(self, text: str) -> int:
+        from ..reader import printable_message
+
+        return super().write(printable_message(text))
+
+
 def _standard_streams() -> None:
     """Make the standard streams safe to use, whatever we were started with.
 
@@ -153,10 +165,14 @@ def _standard_streams() -> None:
     # rather than in each message that names a path: Python's stderr showed them as \udce9
     from ..reader import PRINTABLE
 
-    reconfigure = getattr(sys.stderr, "reconfigure", None)
-    if reconfigure is not None:
+    stderr = sys.stderr
+    if stderr is sys.__stderr__ and type(stderr) is io.TextIOWrapper:  # Python's own (not a test runner's,
+        # nor the /dev/null above, which a stream on its descriptor would close when it is collected)
         try:
-            reconfigure(errors=PRINTABLE)
+            stderr.flush()
+            # a stream of its own on the descriptor: sys.__stderr__ stays whole for the interpreter
+            sys.stderr = _Messages(io.FileIO(stderr.fileno(), "w", closefd=False), encoding=stderr.encoding,
+                                   errors=PRINTABLE, line_buffering=True, write_through=True)
         except (ValueError, OSError):
             pass
 

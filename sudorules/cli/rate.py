@@ -11,6 +11,7 @@ from typing import Optional
 import click
 
 from ..batch.runner import RateOptions, rate_file
+from ..enums import Status
 from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
 from ..collection.template import RowTemplate, row_template
@@ -176,9 +177,9 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
                + (f"; {summary.skipped} already done" if summary.skipped else ""), err=True)
     for note in summary.notes:
         click.echo(f"note: {note}", err=True)
-    failed = {status: n for status, n in summary.earlier.items() if status in ("invalid", "crashed")}
+    failed = {status: n for status, n in summary.earlier.items() if Status.fails_run(status)}
     if summary.skipped and failed:  # rows of an earlier run: the output holds them all the same
         click.echo(f"note: {output} holds earlier rows {', '.join(f'{k}: {v}' for k, v in sorted(failed.items()))}",
                    err=True)
-    if summary.statuses.get("invalid") or summary.statuses.get("crashed") or failed:
+    if any(Status.fails_run(status) for status in summary.statuses) or failed:
         raise click.exceptions.Exit(EXIT_INVALID)

@@ -71,10 +71,14 @@ def cell_number(text: str) -> Optional[float]:
     return value if math.isfinite(value) else None
 
 
+#: how messages and tables name ``-`` (as check, rate and generate do: ``stdin`` was select's, stats' and compare's)
+STANDARD_INPUT = "standard input"
+
+
 def shown(name: str) -> str:
-    """An input's name as messages and tables give it: ``stdin`` for ``-``, else
+    """An input's name as messages and tables give it: :data:`STANDARD_INPUT` for ``-``, else
     :func:`~sudorules.reader.printable` (``r\xe9.csv``)."""
-    return "stdin" if name == "-" else printable(name)
+    return STANDARD_INPUT if name == "-" else printable(name)
 
 
 def read_bytes(name: str) -> bytes:

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
+from ..collection.table import STANDARD_INPUT
 from ..extras import require
 from ..output import check_output, open_output
 from .loading import StatsInputError, StatsUsageError
@@ -75,7 +76,7 @@ def _use_log(values: list[float], scale: str) -> bool:
 
 
 def _sources(report: dict, width: int = 70) -> str:
-    names = [Path(s).name if s != "stdin" else s for s in report.get("sources") or []]
+    names = [Path(s).name if s != STANDARD_INPUT else s for s in report.get("sources") or []]
     text = ", ".join(names)
     return text if len(text) <= width else text[: width - 3] + "..."
 
