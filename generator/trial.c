@@ -77,7 +77,9 @@
  * variables), so its mask is exactly the Python's compatible candidates, and a label it forces was
  * never assumed before.  With several assumptions (State.depth) the same holds: round 0's "newly" is
  * all the assumed labels, and the variables of each are decided from round 0.
- */#include <string.h>
+ */
+#include <stdlib.h>
+#include <string.h>
 
 #include "trial.h"
 
@@ -1273,6 +1275,15 @@ int sr_braid(const Cands *c, int z, int g, int strict, int limit, SrCtl *ctl, Sr
  *
  * Why it exists: the engine finds these chains here rather than with partial chains kept by CLIPS
  * for every target and family (sudorules/engine/seek.py, docs/engine.md). */
+/* A node of the graph of the distance bound below: 4 x + j for label x as the rlc of its j-th variable
+ * (VAR_OF[x][j]), 4 NL + k for g-label k (one variable). */
+#define CHAIN_STATES (4 * NL + NG)
+/* The bound is computed for a target once its search has built this many partial chains: most searches
+ * end sooner, and the bound (a breadth-first search over the graph, about as much as 50 partial chains)
+ * cost them 10 % (250 cb-001 puzzles under the default theory: find_chain 1.27 -> 1.41 s with it
+ * computed at every search's start). */
+#define CHAIN_DISTANCES_AFTER 64
+
 typedef struct {
     const Cands *c;
     int mode, length, typed, kind, z;
@@ -1282,6 +1293,10 @@ typedef struct {
     uint64_t gassumed[WG];  /* the g-rlcs */
     uint64_t vars[WV];      /* the variables of the cells */
     int cv[82], cl[82], cr[82]; /* the cells: variable, llc, rlc (label index, NL + g-label, -1 none) */
+    const uint8_t *dist;    /* biv, g-biv: the cells a chain needs after each rlc (chain_distances), or NULL */
+    long cells_tried;       /* biv, g-biv: partial chains built, until the bound is computed; -1 without it */
+    int hopeless;           /* the bound says no chain of `length` cells exists on Z */
+    uint8_t distances[CHAIN_STATES];
 } ChainSearch;
 
 enum { MODE_WHIP = SR_MODE_WHIP, MODE_Z = SR_MODE_Z, MODE_T = SR_MODE_T, MODE_BIV = SR_MODE_BIV,
@@ -1301,6 +1316,155 @@ static unsigned members_in(const Cands *c, int v, const uint64_t *bits)
 }
 
 static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W]);
+
+/* ---- the distance bound of bivalue-chains and g-bivalue-chains --------------------------------------
+ *
+ * In biv and g-biv modes what a cell may be depends only on the cell before: its rlc R (which
+ * candidates are linked to it) and, in g-biv mode, its variable (Lk is no label of V(k-1)); the rest
+ * is that the chain repeats no variable and no label.  Without that rest, a chain is a walk in a graph
+ * whose nodes are (R, its variable), and the cells a chain still needs after a node are at least the
+ * length of the shortest walk from it to a closing cell: a breadth-first search over the graph, once
+ * per target.  The lean test (the trial propagation from Z and every rlc so far) cannot see this: its
+ * propagation may close any variable through any rlcs, where a chain goes on from its last rlc only.
+ * Measured on the state where a W6 puzzle of cb-001 stalls under gBC (tests/test_watchdog.py's
+ * GBC_STALL, 59 targets, none with a chain): the g-biv searches of lengths 2-20 took 120 s, a second
+ * at length 10 and 16 s at 20, each partial chain passing the lean test; with the bound, see
+ * docs/engine.md. */
+
+/* A node of that graph (chain_state). */
+#define CHAIN_FAR 255 /* no closing cell within reach */
+
+static int chain_state(int r, int v)
+{
+    if (r >= NL) return 4 * NL + (r - NL);
+    int j = 0;
+    while (j < 3 && VAR_OF[r][j] != v) ++j;
+    return 4 * r + j;
+}
+
+typedef struct {
+    int *from, *to, n, size; /* the edges found */
+    uint8_t closes[CHAIN_STATES];
+} ChainGraph;
+
+static int graph_edge(ChainGraph *g, int a, int b)
+{
+    if (g->n == g->size) {
+        int size = g->size ? 2 * g->size : 4096;
+        int *from = realloc(g->from, sizeof *from * (size_t)size), *to = from ? realloc(g->to, sizeof *to * (size_t)size) : NULL;
+        if (from) g->from = from;
+        if (!from || !to) return 0;
+        g->to = to, g->size = size;
+    }
+    g->from[g->n] = a, g->to[g->n++] = b;
+    return 1;
+}
+
+/* The moves from node `last` (a label or NL + g-label; Z at the root, prev -1) of variable `prev`, as
+ * chain_extend allows them less its conditions on the chain's own labels and variables: each next node
+ * is put in `next` (CHAIN_STATES for a closing cell); returns how many. */
+static int chain_moves(const Cands *c, int mode, int z, int last, int prev, int *next)
+{
+    const uint64_t *from = last < NL ? LINK[last] : GLINK[last - NL], *zlinks = LINK[z];
+    int n = 0;
+    for (int w = 0; w < W; ++w)
+        for (uint64_t bits = from[w] & c->present[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + CTZ64(bits);
+            if (l == z) continue;
+            for (int kk = 0; kk < 4; ++kk) {
+                int v = VAR_OF[l][kk];
+                if (v == VAR_OF[z][0] || v == VAR_OF[z][1] || v == VAR_OF[z][2] || v == VAR_OF[z][3]) continue;
+                if (prev >= 0 && rlc_variable(last, v)) continue;
+                if (mode == MODE_GBIV && prev >= 0 &&
+                    (VAR_OF[l][0] == prev || VAR_OF[l][1] == prev || VAR_OF[l][2] == prev || VAR_OF[l][3] == prev))
+                    continue;
+                unsigned live = c->live[v], lpos = POS_IN[l][kk];
+                if (mode == MODE_BIV) {
+                    if (popcount9(live) != 2) continue;
+                    int x = MEMBER[v][CTZ64(live & ~lpos)];
+                    next[n++] = has(zlinks, x) ? CHAIN_STATES : chain_state(x, v);
+                    continue;
+                }
+                unsigned others = live & ~members_in(c, v, from) & ~lpos;
+                for (unsigned ps = live & ~lpos; ps; ps &= ps - 1) {
+                    int x = MEMBER[v][CTZ64(ps)];
+                    if (others & ~(1u << CTZ64(ps))) continue;
+                    next[n++] = has(zlinks, x) ? CHAIN_STATES : chain_state(x, v);
+                }
+                for (int j = 0; j < G_COUNT[v]; ++j) {
+                    int gl = G_OF_VAR[v][j];
+                    unsigned mask = G_MASK[gl];
+                    if (others & ~mask || mask & lpos || popcount9(live & mask) < 2) continue;
+                    next[n++] = has(GLINK[gl], z) ? CHAIN_STATES : 4 * NL + gl;
+                }
+            }
+        }
+    return n;
+}
+
+/* The moves of one node are at most 28 linked labels (8 in its cell, 20 of its digit) x 4 variables x
+ * (8 members + 6 g-labels). */
+#define CHAIN_MOVES_MAX (28 * 4 * 14)
+
+/* dist[node]: the fewest cells a chain needs after that node (CHAIN_FAR: none within reach), for the
+ * nodes reachable from Z; returns the fewest cells of a chain from Z (its first cell included, CHAIN_FAR
+ * for none), or -1 when memory runs out (the search then goes without the bound). */
+static int chain_distances(const Cands *c, int mode, int z, uint8_t dist[CHAIN_STATES])
+{
+    int next[CHAIN_MOVES_MAX], root = CHAIN_FAR;
+    ChainGraph *g = calloc(1, sizeof *g);
+    int *queue = malloc(sizeof *queue * CHAIN_STATES), *start = calloc(CHAIN_STATES + 1, sizeof *start);
+    int *order = NULL, ok = g && queue && start;
+    /* forward: the nodes reachable from Z (queued once each: dist holds 0 for seen), and their edges */
+    int head = 0, tail = 0;
+    memset(dist, CHAIN_FAR, CHAIN_STATES);
+    int n = ok ? chain_moves(c, mode, z, z, -1, next) : 0;
+    for (int i = 0; i < n; ++i) {
+        if (next[i] == CHAIN_STATES) root = 1;
+        else if (dist[next[i]]) dist[next[i]] = 0, queue[tail++] = next[i];
+    }
+    while (ok && head < tail) {
+        int at = queue[head++], glabel = at >= 4 * NL;
+        int last = glabel ? NL + (at - 4 * NL) : at / 4, prev = glabel ? G_VAR[at - 4 * NL] : VAR_OF[at / 4][at % 4];
+        n = chain_moves(c, mode, z, last, prev, next);
+        for (int i = 0; i < n && ok; ++i) {
+            if (next[i] == CHAIN_STATES) {
+                g->closes[at] = 1;
+                continue;
+            }
+            ok = graph_edge(g, at, next[i]);
+            if (dist[next[i]]) dist[next[i]] = 0, queue[tail++] = next[i];
+        }
+    }
+    /* backward: breadth first from the nodes with a closing move, along the edges reversed (a counting
+     * sort of the edges by their end: order[start[b] .. start[b + 1]) are the nodes with an edge to b) */
+    if (ok && (order = malloc(sizeof *order * (size_t)(g->n + 1))) == NULL) ok = 0;
+    if (ok) {
+        for (int i = 0; i < g->n; ++i) ++start[g->to[i] + 1];
+        for (int b = 0; b < CHAIN_STATES; ++b) start[b + 1] += start[b];
+        for (int i = 0; i < g->n; ++i) order[start[g->to[i]]++] = g->from[i];
+        for (int b = CHAIN_STATES; b > 0; --b) start[b] = start[b - 1]; /* back to each end's first edge */
+        start[0] = 0;
+        memset(dist, CHAIN_FAR, CHAIN_STATES);
+        head = tail = 0;
+        for (int b = 0; b < CHAIN_STATES; ++b)
+            if (g->closes[b]) dist[b] = 1, queue[tail++] = b;
+        while (head < tail) {
+            int b = queue[head++];
+            for (int e = start[b]; e < start[b + 1]; ++e)
+                if (dist[order[e]] == CHAIN_FAR && dist[b] + 1 < CHAIN_FAR)
+                    dist[order[e]] = (uint8_t)(dist[b] + 1), queue[tail++] = order[e];
+        }
+        if (root == CHAIN_FAR) { /* Z's first cells are the nodes it reaches */
+            n = chain_moves(c, mode, z, z, -1, next);
+            for (int i = 0; i < n; ++i)
+                if (dist[next[i]] + 1 < root) root = dist[next[i]] + 1;
+        }
+    }
+    if (g) free(g->from), free(g->to);
+    free(g), free(queue), free(start), free(order);
+    return ok ? root : -1;
+}
 
 /* Put cell k (v, l, r) in the search and recurse from it: SR_FOUND (the cells stay), SR_NONE, or the
  * control's SR_BUDGET / SR_STOPPED. */
@@ -1322,7 +1486,14 @@ static int chain_cell(ChainSearch *s, int k, int v, int l, int r, const uint64_t
         put(s->assumed, r);
     } else
         put(s->gassumed, r - NL);
-    int found = sr_propagate(s->c, s->assumed, s->gassumed, s->mode == MODE_GBIV, s->length - (k + 1)) > 0
+    if (s->cells_tried >= 0 && ++s->cells_tried >= CHAIN_DISTANCES_AFTER) { /* time to compute the bound */
+        s->cells_tried = -1;
+        int fewest = chain_distances(s->c, s->mode, s->z, s->distances);
+        s->hopeless = fewest > s->length;
+        if (fewest > 0) s->dist = s->distances;
+    }
+    int found = !s->hopeless && (s->dist == NULL || s->dist[chain_state(r, v)] <= s->length - (k + 1))
+                    && sr_propagate(s->c, s->assumed, s->gassumed, s->mode == MODE_GBIV, s->length - (k + 1)) > 0
                     ? chain_extend(s, k + 1, r, next) : 0;
     if (found) return found;
     s->kind = saved_kind;
@@ -1439,6 +1610,7 @@ int sr_chain(const Cands *c, int z, int mode, int length, int typed, SrCtl *ctl,
     put(s.assumed, z);
     uint64_t inc[W] = {0};
     if (mode == MODE_WHIP) memcpy(inc, LINK[z], sizeof inc);
+    s.cells_tried = mode == MODE_BIV || mode == MODE_GBIV ? 0 : -1;
     int found = chain_extend(&s, 0, z, inc);
     if (found == SR_FOUND)
         for (int k = 0; k < s.length; ++k) {

@@ -259,6 +259,39 @@ def test_the_compiled_chain_search_answers_as_its_reference_and_its_chains_verif
     assert compared >= 500 and found >= 20, (compared, found)
 
 
+def _bivalue_chains_agree(states: int, targets: int, lengths: tuple[int, ...], seed: int) -> tuple[int, int]:
+    """State.chain against reference_chain in the modes whose search has the distance bound (biv,
+    g-biv: generator/trial.c, from length 5): (questions, chains found)."""
+    rng = random.Random(seed)
+    compared = found = 0
+    for rs in _states(states, seed)[:states]:
+        labels = [c.label for c in rs.all_candidates()]
+        state = State(labels)
+        for target in rng.sample(labels, min(targets, len(labels))):
+            for mode, typed in (("biv", False), ("biv", True), ("g-biv", False)):
+                for length in lengths:
+                    cells = state.chain(target, mode, length, typed, 10**7)
+                    assert bool(cells) == reference_chain(labels, target, mode, length, typed), \
+                        (target, mode, length, typed, cells)
+                    compared += 1
+                    found += bool(cells)
+    return compared, found
+
+
+def test_the_distance_bound_of_bivalue_chains_refuses_no_chain():
+    """The bound (a chain needs at least the shortest walk from its last rlc to a closing cell, its
+    labels and variables free to repeat) is a bound: the searches that use it answer as the plain
+    recursion, at the lengths where it is used."""
+    compared, found = _bivalue_chains_agree(8, 6, (5, 6), seed=3)
+    assert compared >= 250 and found >= 20, (compared, found)
+
+
+@pytest.mark.slow
+def test_the_distance_bound_of_bivalue_chains_refuses_no_chain_up_to_length_8():
+    compared, found = _bivalue_chains_agree(16, 10, (5, 6, 7, 8), seed=4)
+    assert compared >= 1500 and found >= 200, (compared, found)
+
+
 def test_theory_names_compose_as_sudorules_does():
     assert Theory("S+Fin+BC+Z+tW+W") == Theory.DEFAULT == "default"
     assert Theory("S+W") == Theory.SW == "SW" and Theory("W+B") == Theory.B
