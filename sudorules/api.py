@@ -173,9 +173,11 @@ def rate(puzzles: Puzzles, ratings: Union[str, Sequence[str]] = ("W",), *, jobs:
 
     ``ratings``: W, B, gW, gB, TE, BxB, BxBB (any case; ``"W,B"`` or ``("W", "B")``), W by default as for the
     command.  ``time_limit``: seconds per puzzle and rating.  ``jobs=1`` (the default) rates in this
-    process; ``jobs=N`` on N worker processes (at most 4 per core) and ``jobs=None`` on every core,
-    with ``memory_limit`` MiB per worker, as ``--memory-limit`` (None: the available memory shared by
-    the workers; 0: no limit).  A bad value is an :class:`~sudorules.errors.OptionError`."""
+    process, the rules growing it by at most ``memory_limit`` MiB (a ``memory`` row; None: the memory
+    available when it starts, as :func:`solve`); ``jobs=N`` on N worker processes (at most 4
+    per core) and ``jobs=None`` on every core, with ``memory_limit`` MiB per worker, as
+    ``--memory-limit`` (None: the available memory shared by the workers).  0: no limit.  A bad value
+    is an :class:`~sudorules.errors.OptionError`."""
     from .batch.runner import RateOptions
     from .batch.rating import rating_names
 
@@ -208,7 +210,7 @@ def _rated_table(puzzles: Puzzles, options, progress: bool, canonical: bool = Fa
     items = records(puzzles)
     if options.jobs == 1:
         rater = Rater(ratings, max_length=options.max_length, time_limit=options.time_limit,
-                      max_depth=options.max_depth)
+                      max_depth=options.max_depth, memory_limit=solve_memory_bytes(options.memory_limit))
         rows: Iterable = (rater.rate(record) for record in items)
     else:
         rows = rate_records(items, options)

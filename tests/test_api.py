@@ -161,6 +161,19 @@ def test_solve_takes_a_memory_limit_as_the_command_does():
         sudorules.solve(GW_HEAVY, "gW", memory_limit=-1)
 
 
+def test_rate_in_this_process_takes_its_memory_limit_too():
+    """sudorules.rate(memory_limit=MiB) limited only worker processes: with jobs=1 (the default, this
+    process) a row whose rules grew past it came back solved.  Now a ``memory`` row says so; 0: none."""
+    w11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."  # issue 23's
+    script = (f"import sudorules\n"
+              f"table = sudorules.rate([{w11!r}], 'W', memory_limit=1)\n"
+              f"print(table['status'][0], '|', table['error'][0])\n")
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert ran.stdout.strip() == "memory | W: memory limit of 1 MiB reached", ran.stderr
+    table = sudorules.rate([w11], "W", memory_limit=0)
+    assert table["status"][0] == "solved" and table["W"][0] == 11
+
+
 def test_solver_and_engine_are_context_managers(generated):
     from sudorules.engine import Engine
 

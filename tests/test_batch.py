@@ -332,6 +332,74 @@ def test_a_rating_by_rules_that_stops_says_which_and_why():
     assert not row.error.startswith("B:") or "braids of length <= 2" in row.error
 
 
+def test_whips_and_g_whips_keep_a_max_length_below_their_confluent_start():
+    """W and gW start from the compiled closure of whips <= 2 (g-whips <= 3); with --max-length 1 it
+    closed at 2 all the same, and gave W = 2 in the row whose B said braids of length <= 1 do not
+    solve it (W >= B).  At every limit below a puzzle's rating the rating is now empty, as B's and
+    gB's, which the closure's confluence makes the same verdicts (W <= 2: W = B; gW <= 3: gW = gB)."""
+    from conftest import TOP_DOWN_14
+    from sudorules import Puzzle
+    from sudorules.batch.rating import Rater
+    from sudorules.reader import PuzzleRecord
+
+    seen = set()
+    up_to_4 = Rater(("W", "gW"), max_length=4)
+    limited = {limit: Rater(("W", "B", "gW", "gB"), max_length=limit) for limit in (1, 2, 3)}
+    for text in TOP_DOWN_14:  # generated puzzles (conftest), W 0-4
+        record = PuzzleRecord(1, text, Puzzle.from_string(text))
+        full = up_to_4.rate(record).ratings  # None: above 4
+        for limit in (1, 2, 3):
+            row = limited[limit].rate(record)
+            for whips, braids in (("W", "B"), ("gW", "gB")):
+                within = full[whips] is not None and full[whips] <= limit
+                expected = full[whips] if within else None
+                assert row.ratings[whips] == expected, (text, limit, whips, row.ratings, full)
+                if within or (full[whips] or 99) <= {"W": 2, "gW": 3}[whips]:
+                    assert row.ratings[braids] == expected, (text, limit, row.ratings)
+                seen.add((whips, not within))
+    assert {("W", True), ("W", False), ("gW", True), ("gW", False)} <= seen, seen
+
+
+@pytest.mark.parametrize("name", ["TE1", "te2", "TE3"])
+def test_a_t_and_e_theory_is_no_rating_and_is_refused_before_any_work(tmp_path, name):
+    """`rate --rating TE1` passed the option check (a theory solve takes), printed the header, then
+    failed in its worker (status 1, a file with only a header under -o); the API raised a bare
+    ValueError.  It has no number to give: status 2 before any output, the API's OptionError."""
+    from click.testing import CliRunner
+
+    import sudorules
+    from sudorules.cli import main as cli
+    from sudorules.errors import OptionError
+
+    easy = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+    result = CliRunner().invoke(cli, ["rate", easy, "--rating", name, "--jobs", "1", "-o", str(tmp_path / "o.csv")])
+    assert result.exit_code == 2 and "not a rating" in result.output and "--rating TE" in result.output, result.output
+    assert not (tmp_path / "o.csv").exists()
+    with pytest.raises(OptionError, match="not a rating"):
+        sudorules.rate([easy], name)
+
+
+def test_a_classification_rating_of_a_lower_depth_says_why_it_is_empty():
+    """`rate --rating BxBB` of a puzzle of depth 2 gave an empty value, status solved and no error: a
+    value seemingly lost.  The error cell now says that BxBB does not apply at that depth."""
+    from conftest import TOP_DOWN_14
+    from sudorules import Puzzle
+    from sudorules.batch.rating import Rater
+    from sudorules.engine import te
+    from sudorules.reader import PuzzleRecord
+
+    rater = Rater(("TE", "B", "BxB", "BxBB"))
+    depths = set()
+    for text in TOP_DOWN_14[:6]:
+        row = rater.rate(PuzzleRecord(1, text, Puzzle.from_string(text)))
+        depth = te.classify(Puzzle.from_string(text)).depth
+        assert row.status == "solved" and row.ratings["TE"] == depth < 2, (text, row)
+        assert row.ratings["BxB"] is None and row.ratings["BxBB"] is None, row
+        assert row.error == f"BxB: does not apply: T&E-depth {depth}; BxBB: does not apply: T&E-depth {depth}", row
+        depths.add(depth)
+    assert depths == {0, 1}, depths
+
+
 def test_a_resumed_run_exits_as_its_whole_output_does(tmp_path):
     """Exit status 1 when some row is invalid: a second run over a finished output rates nothing, and
     its exit status still says the output holds an invalid row (it said 0)."""

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Sequence
 
-from ..enums import Status, Theory, theory_spelling
+from ..enums import TE_THEORIES, Status, Theory, theory_spelling
 from ..errors import InvalidPuzzleError, OptionError
 from ..reader import TAIL, PuzzleRecord
 from ..engine.solver import Solver, unique_solution
@@ -84,11 +84,15 @@ def canonical_rating(name: str) -> str:
         if rating.lower() == wanted.lower():
             return rating
     try:
-        _rating_theory(wanted)
-        return theory_spelling(wanted)
+        theory = _rating_theory(wanted)
     except ValueError as error:
         reason = f"unknown rating {name!r}: choose among {', '.join(every)} or a theory ({error})"
         raise OptionError(f"rating: {reason}", reason) from None
+    if str(theory) in TE_THEORIES:  # TE1-TE3: a path of solve, no number (BxB, BxBB matched above)
+        reason = (f"{theory} is a theory of solve, not a rating: rate gives the T&E-depth as --rating TE, "
+                  f"and classify gives it with B, BxB and BxBB")
+        raise OptionError(f"rating: {reason}", reason)
+    return theory_spelling(wanted)
 
 
 def rating_names(ratings: object) -> tuple[str, ...]:
@@ -192,7 +196,7 @@ class Rater:
     they are computed together by one call of the compiled engine, T&E-depths up to ``max_depth``."""
 
     def __init__(self, ratings: Sequence[str] = ("W",), max_length: int = 36,
-                 time_limit: Optional[float] = None, max_depth: int = 3):
+                 time_limit: Optional[float] = None, max_depth: int = 3, memory_limit: Optional[int] = None):
         classify = is_classification(ratings)
         if classify:
             known = classify_columns(True)
@@ -214,6 +218,9 @@ class Rater:
                              + ("" if classify else " or a theory"))
         self.ratings = tuple(ratings)
         self.time_limit = time_limit
+        #: bytes the rules may grow this process by (status ``memory``), for a rater in the caller's
+        #: process (the API with jobs=1); None: none (a pool worker's memory is watched by its pool)
+        self.memory_limit = memory_limit
         self.max_length = max_length
         self.classify = classify
         self.max_depth = max_depth
@@ -269,10 +276,14 @@ class Rater:
             found = te.classify(puzzle, task=name, max_length=self.max_length, solution=solution,
                                 time_limit=self.time_limit)
             row.ratings[name] = found.depth if name == "TE" else found.value
+            if name != "TE" and found.status == Status.SOLVED and found.value is None:
+                # a puzzle of a lower depth: the value is empty by definition, and the row says why (a
+                # solved row with an empty value and no reason read as a value lost), as solve's path does
+                return str(found.status), f"does not apply: T&E-depth {found.depth}"
             return str(found.status), found.error
         if name in self.theories:  # another theory: its rules, from the start
             resolution = self.solver.solve(puzzle, self.theories[name], time_limit=self.time_limit,
-                                           solution=solution)
+                                           solution=solution, memory_limit=self.memory_limit)
             row.ratings[name] = resolution.rating
             status = resolution.status if resolution.status in STATUSES else "not-solved"
             # Every rule these theories have (Subsets, fish, chains) eliminates what T&E(1) does (gT&E(1)
@@ -287,14 +298,17 @@ class Rater:
         # puzzles of cb-001 3.44 -> 0.33 CPU-s); and a puzzle outside T&E(1) has
         # no W (gW) rating, told at once (the rules took 0.3-0.6 s to fail on SHC's BxB examples).
         g = name.startswith("g")
-        start = te.short_whips(puzzle, g=g, solution=solution)
+        start = te.short_whips(puzzle, g=g, solution=solution, max_length=self.max_length)
         row.ratings[name] = start.rating
         if start.beyond:
             return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "whip")
         if start.state is None:
             return "solved", ""
+        if self.max_length <= te.CONFLUENT_WHIPS[g]:  # the closure was the whole rating: the rules add nothing
+            return "not-solved", self._rules_reason("not-solved", f"{'g-' if g else ''}whips of length <= "
+                                                                  f"{self.max_length}")
         resolution = self.solver.solve(start.state, rule_ratings()[name], time_limit=self.time_limit,
-                                       solution=solution)
+                                       solution=solution, memory_limit=self.memory_limit)
         row.ratings[name] = resolution.rating
         status = resolution.status if resolution.status in STATUSES else "not-solved"
         return status, self._rules_reason(status, f"{'g-' if g else ''}whips of length <= {self.max_length}")
@@ -304,6 +318,8 @@ class Rater:
         did not say which of its ratings stopped, nor why)."""
         if status == "timeout":
             return f"time limit of {self.time_limit:g} s reached"
+        if status == "memory":
+            return f"memory limit of {self.memory_limit / 2**20:g} MiB reached"
         if status == "not-solved":
             return f"{rules} do not solve it"
         return ""

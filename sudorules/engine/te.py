@@ -210,13 +210,17 @@ class ShortWhips:
     beyond: bool = False
 
 
-def short_whips(puzzle: Puzzle, *, g: bool = False, solution: Optional[Sequence[int]] = None) -> ShortWhips:
+def short_whips(puzzle: Puzzle, *, g: bool = False, solution: Optional[Sequence[int]] = None,
+                max_length: Optional[int] = None) -> ShortWhips:
     """The confluent start of a W (gW) rating: W2 = B2 and gW3 = gB3 are confluent, so their closure
     (the compiled engine's braids of length <= 2, g-braids of length <= 3: about a millisecond) is the
     state any simplest-first path of whips (g-whips) reaches before its first longer one, and the
     rating when it solves the puzzle (W 0-2: 58 % of cb-001, gW 0-3: 78 %).  The rules then need to
-    run only from that state."""
-    answer = _run(puzzle, "B", g=g, length_limit=CONFLUENT_WHIPS[g], solution=solution, state=True)
+    run only from that state.  ``max_length`` (the rating's ``--max-length``) below that length
+    closes at it instead (each shorter length is confluent too): a W1 rating was W 2 at
+    ``--max-length 1`` when braids of length 2 solved the puzzle."""
+    limit = CONFLUENT_WHIPS[g] if max_length is None else min(CONFLUENT_WHIPS[g], max_length)
+    answer = _run(puzzle, "B", g=g, length_limit=limit, solution=solution, state=True)
     if answer["depth"] < 0:
         return ShortWhips(None, None, beyond=True)
     if answer["value"] >= 0:
