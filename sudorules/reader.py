@@ -184,6 +184,20 @@ def refuse_wide_text(name: str, start: bytes) -> None:
                          f"(convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
 
 
+def refuse_table(name: str, start: bytes) -> None:
+    """InputError for a table where a puzzle file is read (its first bytes ``start``): a Parquet file or
+    a CSV whose header names a ``puzzle`` column, an output of rate, classify or check.  Rating a rated
+    collection again (adding gB to its W) read each CSV row as a bad puzzle and each Parquet block as
+    garbage, hundreds of invalid rows; its puzzles are one select away."""
+    first = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
+    if first.startswith(b"PAR1") or first.lower().startswith((b"puzzle,", b'"puzzle",')):
+        kind = "a Parquet table" if first.startswith(b"PAR1") else "a CSV table with a puzzle column"
+        shown = "standard input" if name == "-" else printable(name)
+        raise InputError(f"{shown}: {kind}, not a puzzle file: read its puzzles with "
+                         f"sudorules select {shown if name != '-' else '-'} --puzzles | sudorules rate - "
+                         f"(or check, classify...)")
+
+
 def stdin_text() -> IO[str]:
     """Standard input as UTF-8 text whatever the locale (see DECODING_ERRORS; under a C locale Python's
     own stdin would be ASCII).  A standard input that was closed when we started (``<&-``: see
@@ -198,7 +212,9 @@ def stdin_text() -> IO[str]:
     peek = getattr(buffer, "peek", None)
     if peek is not None:
         try:
-            refuse_wide_text("standard input", peek(2)[:2])
+            start = peek(64)[:64]
+            refuse_wide_text("standard input", start[:2])
+            refuse_table("-", start)
         except OSError:
             pass  # read errors are told when lines are read
     return io.TextIOWrapper(buffer, encoding="utf-8", errors=DECODING_ERRORS, newline=None)
@@ -222,7 +238,9 @@ def open_lines(source: Union[str, Path, IO[str]]) -> Iterator[str]:
     try:
         handle = open(source, encoding="utf-8", errors=DECODING_ERRORS)
         if handle.seekable():
-            refuse_wide_text(str(source), handle.buffer.peek(2)[:2])
+            start = handle.buffer.peek(64)[:64]
+            refuse_wide_text(str(source), start[:2])
+            refuse_table(str(source), start)
     except OSError as error:
         raise InputError(f"{source}: {error.strerror or error}") from None
     except InputError:

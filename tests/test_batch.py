@@ -533,3 +533,24 @@ def test_a_retry_whose_side_file_name_is_too_long_says_so(tmp_path):
     out.write_text(out.read_text().replace(",solved,", ",timeout,"))
     with pytest.raises(BatchError, match="the side file of --retry"):
         rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=("timeout",)))
+
+
+def test_a_resume_says_which_earlier_rows_a_limit_stopped_and_how_to_rate_them_again(tmp_path):
+    """A resume with a longer --time-limit said only "1 already done" and kept the earlier timeout
+    rows among the new ones; it now names them and the --retry that rates them again."""
+    from click.testing import CliRunner
+    from sudorules.cli import main as cli
+
+    w11 = "12......9..71...........41..7...5..4....6...259.2....8..2.9...383.7..6......31.2."
+    (tmp_path / "in.txt").write_text(w11 + "\n")
+    out = str(tmp_path / "out.csv")
+    first = CliRunner().invoke(cli, ["rate", str(tmp_path / "in.txt"), "--time-limit", "0.1", "-o", out, "--jobs", "1"])
+    assert first.exit_code == 0 and ",timeout," in (tmp_path / "out.csv").read_text(), first.output
+    again = CliRunner().invoke(cli, ["rate", str(tmp_path / "in.txt"), "--time-limit", "60", "-o", out, "--jobs", "1"])
+    assert again.exit_code == 0, again.output
+    assert f"note: {out} holds earlier rows timeout: 1, kept as they were: --retry timeout rates them again" \
+        in again.output, again.output
+    retried = CliRunner().invoke(cli, ["rate", str(tmp_path / "in.txt"), "--time-limit", "60", "-o", out,
+                                       "--jobs", "1", "--retry", "timeout"])
+    assert retried.exit_code == 0 and "note:" not in retried.output, retried.output
+    assert ",11,solved," in (tmp_path / "out.csv").read_text()

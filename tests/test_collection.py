@@ -156,6 +156,78 @@ def test_a_template_reads_a_row_dict_and_refuses_what_it_cannot_format():
             RowTemplate(text, ["puzzle", "W", "seconds", "tail"])
 
 
+def test_a_number_cell_is_formatted_as_python_formats_it_or_refused(rated, tmp_path):
+    """{W:.1} of 10 printed 1 (its text cut: a wrong number) where Python refuses a precision for an
+    integer, and {tail:>12} of 1.16171e+06 printed 1161710.0 (alignment alone changed the text): a
+    spec of only fill, alignment and width pads the text as it is (a number on the right, as Python
+    aligns numbers), a spec Python refuses for a number is an error, and a grid is text."""
+    columns = ["puzzle", "W", "tail", "solution"]
+    solution = "123456789" * 9
+    padded = RowTemplate("{tail:>12}|{tail:12}|{W:<4}|{W:4}|{W:x^6}|{tail:=13}|{W:=4}|{puzzle:>5}|{solution:.9}",
+                         columns)
+    assert padded.render({"puzzle": "00012", "W": "10", "tail": "1.16171e+06", "solution": solution}) == \
+        " 1.16171e+06| 1.16171e+06|10  |  10|xx10xx|  1.16171e+06|  10|00012|123456789"
+    assert padded.render({"puzzle": "p", "W": "-3", "tail": "-1.5e3", "solution": ""}) == \
+        "      -1.5e3|      -1.5e3|-3  |  -3|xx-3xx|-       1.5e3|-  3|    p|"
+    assert padded.render({"puzzle": "p", "W": "", "tail": "ED=9.0", "solution": ""}) == \
+        "      ED=9.0|ED=9.0      |    |    |xxxxxx|       ED=9.0|    |    p|"
+    cut = RowTemplate("{W:.1}|{W:.1s}|{W:.1f}", columns)
+    assert cut.render({"W": "7.25"}) == f"{format(7.25, '.1')}|7|7.2" and cut.render({"W": "x"}) == "x|x|x"
+    with pytest.raises(OptionError, match=r"^--format: \{W:\.1\} cannot format the number 10 \(Precision not "
+                                          r"allowed in integer format specifier\); write \{W:\.1s\} to cut the text"):
+        cut.render({"W": "10"})
+    with pytest.raises(OptionError, match="cannot format the number 0.26"):
+        RowTemplate("{W:d}", columns).render({"W": "0.26"})
+    # through the commands: select refuses before writing anything, status 2, one line
+    result = run(["select", rated, "--format", "{W:.1}|{clues:.1}", "-o", tmp_path / "out.txt"], code=2)
+    assert "{W:.1} cannot format the number" in result.stderr and result.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "cb3.txt").write_text(CB_SAMPLE.splitlines()[1] + "\n")
+    assert run(["check", tmp_path / "cb3.txt", "--format", "{tail:>12}|"]).stdout == " 1.16171e+06|\n"
+
+
+def test_numbers_are_ascii_without_underscores_in_where_cells_and_value_files(tmp_path):
+    """--where read 'W == ٣' and 'W == ３' as 3 where a cell '٣' is no number, and cells and --column
+    values '1_000' were 1000 where --where called 1_000 no number: one syntax everywhere."""
+    from sudorules.collection.table import cell_number
+
+    for text in ("W == ٣", "W == ３", "W == 1_000", "W < 1e999"):
+        with pytest.raises(OptionError, match="not a number"):
+            Condition(text, ["W"])
+    rows = [["3"], ["٣"], ["1_000"], ["1000"], [" 7 "], ["nan"], ["inf"], ["1e999"], ["３"]]
+    assert Condition("W > 2", ["W"]).select(rows) == [0, 3, 4]
+    assert Condition("W == -.5e1", ["W"]).matches(["-5"])
+    assert [cell_number(text) for text in ("1_000", "٣", "1e3", "-.5", "+2.", "inf", "0x7")] == \
+        [None, None, 1000.0, -0.5, 2.0, None, None]
+    puzzle = CB_LINES[0][0]
+    (tmp_path / "r.csv").write_text(f"puzzle,clues,W\n{puzzle},27,1_000\n")
+    assert "column W: '1_000' is not a number" in run(["stats", tmp_path / "r.csv"], code=1).stderr
+    (tmp_path / "p.txt").write_text(puzzle + "\n")
+    (tmp_path / "W.txt").write_text("1_000\n")
+    refused = run(["stats", tmp_path / "p.txt", "--column", f"W={tmp_path / 'W.txt'}"], code=1)
+    assert "line 1: '1_000' is not a number" in refused.stderr
+    # and split levels: '٣' is a text, after the numbers
+    (tmp_path / "s.csv").write_text(f"puzzle,W\n{puzzle},٣\n{puzzle},10\n{puzzle},3\n")
+    split = run(["select", tmp_path / "s.csv", "--split-by", "W", "-o", tmp_path / "by"])
+    assert "W-3.csv (1), W-10.csv (1), W-_.csv (1)" in split.stderr
+
+
+def test_split_by_refuses_values_whose_files_differ_only_in_case(tmp_path):
+    """tail-A.csv and tail-a.csv are one file on the file systems of macOS and Windows: the second
+    overwrote the first; refused as two values with one file name are."""
+    from sudorules.collection.select import split_paths
+    from sudorules.collection.table import TableError
+
+    with pytest.raises(TableError, match="the values 'A' and 'a' would both be written to tail-A.csv and "
+                                         "tail-a.csv, one file where case is not told apart"):
+        split_paths(tmp_path, "tail", ["A", "b", "a"], ".csv")
+    source = tmp_path / "t.csv"
+    source.write_text("puzzle,W,tail\np1,1,A\np2,2,a\np3,3,b\n")
+    result = run(["select", source, "--split-by", "tail", "-o", tmp_path / "out"], code=1)
+    assert "tail-A.csv and tail-a.csv" in result.stderr and result.stderr.count("\n") == 1
+    assert list((tmp_path / "out").iterdir()) == []
+
+
 #: three valid puzzles, then a bad character, a repeated digit, a puzzle of several solutions and a byte
 #: that is no UTF-8 (line 7)
 MIXED = ("\n".join(line for line, _ in CB_LINES[:3]) + "\n" + CB_LINES[0][0][:-1] + "x\n" + "77" + CB_LINES[0][0][2:]
@@ -265,6 +337,11 @@ def test_split_by_writes_one_file_per_level_with_every_row_once(rated, tmp_path)
     (["--where", "W == 'x"], "unclosed ' (a text"),          # was: unexpected character "'"
     (["--where", "W == 0x7"], "not a number: '0x7'"),        # was: unexpected character '0'
     (["--where", "W == 2 or `odd"], "unclosed `"),
+    # a column rate --rating S+W writes, unquoted: "not a number: '+W'" said nothing of backquotes
+    (["--where", "S+W > 3"], "not a number: '+W' at character 2 of 'S+W > 3' (texts go between quotes, odd "
+                             "column names between backquotes: `S+W`)"),
+    (["--where", "W == ３"], "not a number: '３' at character 6 of 'W == ３' (numbers are written with the "
+                            "ASCII digits 0-9)"),
     (["--split-by", "SER", "-o", "split"], "--split-by: unknown column 'SER'"),
     (["--split-by", "W", "-o", "-"], "give the directory with -o DIR"),
     (["--format", "{W} {SER}"], "unknown column 'SER'"),

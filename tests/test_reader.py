@@ -165,3 +165,28 @@ def test_utf16_and_utf32_text_is_one_error_before_any_record(tmp_path, encoding)
                       encoding=encoding)
     with pytest.raises(InputError, match="UTF-16 or UTF-32 text; sudorules reads UTF-8"):
         open_lines(str(source))
+
+
+def test_a_rated_table_given_as_a_puzzle_file_is_one_error_naming_select(tmp_path):
+    """`rate r.csv` of rate's own output read each row as a bad puzzle (``bad character ','``), a
+    Parquet output as garbage rows, and exited 1 with hundreds of invalid rows.  Now one error before
+    any record, naming the select that reads its puzzles; a puzzle file is read as before."""
+    import subprocess
+    import sys
+
+    from sudorules.errors import InputError
+    from sudorules.reader import open_lines
+
+    easy = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+    tables = {"r.csv": f"puzzle,clues,W,status\n{easy},23,1,solved\n".encode(),
+              "bom.csv": f"\ufeff\"puzzle\",\"clues\"\n{easy},23\n".encode(),
+              "r.parquet": b"PAR1\x15\x04\x15" + bytes(200)}
+    for name, data in tables.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputError, match=f"{name}: a (CSV|Parquet) table.*sudorules select .*{name} --puzzles"):
+            open_lines(str(tmp_path / name))
+    piped = subprocess.run([sys.executable, "-m", "sudorules", "check", "-"], input=tables["r.csv"],
+                           capture_output=True, timeout=60)
+    assert piped.returncode == 2 and b"standard input: a CSV table" in piped.stderr, piped.stderr
+    (tmp_path / "p.txt").write_text(f"{easy} puzzle,1\n")
+    assert [line.strip() for line in open_lines(str(tmp_path / "p.txt"))] == [f"{easy} puzzle,1"]

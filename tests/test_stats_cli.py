@@ -106,11 +106,12 @@ def test_every_rating_rate_writes_is_a_rating_column(tmp_path):
     column rate --rating writes is one now (each theory's part, each named rating, a composed theory),
     in rate's spelling, and seconds is still none."""
     from sudorules.batch.rating import all_ratings, canonical_rating, header
-    from sudorules.enums import THEORY_PARTS
+    from sudorules.enums import TE_THEORIES, THEORY_PARTS
     from sudorules.resolution.families import THEORIES
     from sudorules.stats import load_collection
 
     names = list(dict.fromkeys([*all_ratings(), *map(str, THEORIES), *THEORY_PARTS, "s+w", "sfin+bc+tw"]))
+    names = [name for name in names if name not in TE_THEORIES[:3]]  # TE1-TE3: paths, no rating
     written = list(dict.fromkeys(canonical_rating(name) for name in names))  # the columns rate writes
     rows = [[puzzle_with(n), str(n), *[str(level + k % 3) for k in range(len(written))], "solved", "0.5", "", ""]
             for level, n in enumerate((25, 26, 27))]
@@ -382,6 +383,21 @@ def test_compare_accepts_any_numeric_column_named(rated):
     result = run("compare", rated, "--ratings", "W", "SER")
     assert result.exit_code == 2
     assert result.output == "Error: unknown column 'SER' (numeric columns: clues, W, B, seconds)\n"
+
+
+def test_compare_of_part_files_names_the_file_of_each_line(tmp_path):
+    """compare pa.csv pb.csv listed the differing rows by line alone (6, 7, 10, ..., 3: which file?):
+    file:line when the inputs are several, as stats names the rows it does not count."""
+    pa, pb = tmp_path / "pa.csv", tmp_path / "pb.csv"
+    pa.write_text(rate_csv([(25, 1, 2, "solved", 0.1), (26, 2, 2, "solved", 0.1)]))
+    pb.write_text(rate_csv([(27, 1, 1, "solved", 0.1), (28, 3, 2, "solved", 0.1)]))
+    both = run("compare", pa, pb, "--ratings", "W", "B")
+    assert both.exit_code == 0, both.output
+    assert [line.split()[0] for line in both.stdout.splitlines()[-2:]] == [f"{pa}:2", f"{pb}:3"]
+    assert run("compare", pa, "--ratings", "W", "B").stdout.splitlines()[-1].split()[0] == "2"
+    data = json.loads(run("compare", pa, pb, "--ratings", "W", "B", "--json").stdout)
+    assert data["sources"] == [str(pa), str(pb)]
+    assert [(d["source"], d["line"]) for d in data["differences"]] == [(str(pa), 2), (str(pb), 3)]
 
 
 def test_compare_with_no_puzzle_having_both(tmp_path):

@@ -26,7 +26,7 @@ def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str
     both values (and status solved, if there is a status column) are compared.  The unbiased share
     weights each puzzle by cf(clues) = C(81,clues)/C(81,26) (000 §1.3); 002 §VI.B reports 20
     differences in 10,000 puzzles for whips vs braids.  Differing puzzles are listed by line number
-    in their source file.
+    in their source file (as file:line when there are several inputs).
 
     Exit status: 0 compared; 1 an input's content cannot be used, or no puzzle has both values;
     2 bad arguments (a missing, unreadable or directory input, UTF-16 text, an unknown column).

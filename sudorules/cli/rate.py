@@ -181,5 +181,13 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
     if summary.skipped and failed:  # rows of an earlier run: the output holds them all the same
         click.echo(f"note: {output} holds earlier rows {', '.join(f'{k}: {v}' for k, v in sorted(failed.items()))}",
                    err=True)
+    # Rows an earlier run's limits stopped are kept as they are, whatever this run's --time-limit or
+    # --memory-limit: say so, and how to rate them again (a resume that only said "327 already done"
+    # left 68 timeout rows of a 20 s limit among the rows of a 60 s one)
+    stopped = {status: n for status, n in summary.earlier.items() if status in (Status.TIMEOUT, Status.MEMORY)}
+    if summary.skipped and stopped:
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(stopped.items()))
+        click.echo(f"note: {output} holds earlier rows {counts}, kept as they were: --retry "
+                   f"{','.join(sorted(stopped))} rates them again with this run's limits", err=True)
     if any(Status.fails_run(status) for status in summary.statuses) or failed:
         raise click.exceptions.Exit(EXIT_INVALID)

@@ -50,7 +50,7 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
     chosen = selected(table, where(condition, table.columns))
     writer = Writer("puzzles" if puzzles else "template" if template is not None else "csv",
                     row_template(template, table.columns))
-    writer.check(table)
+    writer.check(table, chosen)
     if split_by is None:
         with open_output(output, inputs=[source]) as stream:
             writer.write(table, chosen, stream)

@@ -34,6 +34,7 @@ from typing import Callable, Optional, Sequence
 
 from ..errors import OptionError
 from .table import cell_number, unknown_column
+from .template import NUMBER
 
 _OPERATORS: dict[str, Callable[[object, object], bool]] = {
     "==": operator.eq, "=": operator.eq, "!=": operator.ne, "<>": operator.ne,
@@ -42,7 +43,7 @@ _OPERATORS: dict[str, Callable[[object, object], bool]] = {
 _KEYWORDS = ("and", "or", "not", "true", "false")
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
-  | (?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![A-Za-z_]))
+  | (?P<number>""" + NUMBER.pattern + r"""(?![\w.]))
   | (?P<string>'[^']*'|"[^"]*")
   | (?P<quoted>`[^`]+`)
   | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
@@ -53,6 +54,9 @@ _TOKEN = re.compile(r"""
 
 #: what a bad number runs to, for its message (``0x7``)
 _WORD = re.compile(r"[^\s()<>=!]+")
+#: the hint of a character no token starts with, and of a bad number that is no number at all
+#: (``S+W > 3``: the column rate --rating S+W writes, read as S and the number +W)
+_QUOTING = "texts go between quotes, odd column names between backquotes"
 
 
 @dataclass(frozen=True)
@@ -117,19 +121,22 @@ class Condition:
             match = _TOKEN.match(text, at)
             if match is None:
                 char = text[at]
+                hint = ""
                 if char in "'\"`":
                     why = f"unclosed {char} (a text, or a column name between backquotes, ends with its own {char})"
                 elif char.isdigit() or char in "+-.":
-                    word = _WORD.match(text, at).group()
-                    why = f"not a number: {word!r}"
+                    why, hint = self._not_a_number(text, at, tokens)
                 else:
-                    why = f"unexpected character {char!r}"
+                    why, hint = f"unexpected character {char!r}", _QUOTING
                 raise OptionError(f"{self.option}: {why} at character {at + 1} of {text!r}"
-                                  + ("" if char in "'\"`" or "number" in why else
-                                     " (texts go between quotes, odd column names between backquotes)"))
+                                  + (f" ({hint})" if hint else ""))
             kind, value = match.lastgroup, match.group()
             if kind == "number":
-                tokens.append(_Token("number", value, at, float(value)))
+                number = cell_number(value)  # the cells' reading: 1e999 is no finite number there either
+                if number is None:
+                    raise OptionError(f"{self.option}: not a number: {value!r} at character {at + 1} of {text!r} "
+                                      "(out of range)")
+                tokens.append(_Token("number", value, at, number))
             elif kind == "string":
                 tokens.append(_Token("string", value, at, value[1:-1]))
             elif kind == "quoted":
@@ -142,6 +149,20 @@ class Condition:
             at = match.end()
         tokens.append(_Token("end", "the end", len(text)))
         return tokens
+
+    def _not_a_number(self, text: str, at: int, tokens: list[_Token]) -> tuple[str, str]:
+        """Why the word at ``at``, which starts as a number does, is none, and a hint at what it may be."""
+        word = _WORD.match(text, at).group()
+        why = f"not a number: {word!r}"
+        if not word.isascii() and any(char.isdigit() for char in word):
+            return why, "numbers are written with the ASCII digits 0-9"
+        if all(char in "0123456789+-.eE_" for char in word):  # a number mistyped (1.2.3, 1_000): no hint
+            return why, ""
+        before = tokens[-1] if tokens else None
+        if (before is not None and before.kind == "column" and before.at + len(before.text) == at
+                and not before.text.startswith("`")):  # S+W: one name, cut at its '+'
+            return why, f"{_QUOTING}: `{before.text}{word}`"
+        return why, _QUOTING
 
     def _peek(self) -> _Token:
         return self.tokens[self.position]

@@ -17,7 +17,6 @@ for puzzle and template lines): ``W-7.csv``; an empty value (an unrated puzzle) 
 from __future__ import annotations
 
 import csv
-import math
 import os
 import re
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from ..errors import Interrupted, OptionError, OutputError
 from ..output import check_output, csv_cell, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
-from .table import Table, TableError, unknown_column
+from .table import Table, TableError, cell_number, unknown_column
 from .template import RowTemplate
 
 #: the file name part of an empty level
@@ -46,11 +45,14 @@ class Writer:
     def suffix(self) -> str:
         return ".csv" if self.kind == "csv" else ".txt"
 
-    def check(self, table: Table) -> None:
-        """Refuse before writing a table this writer cannot write (puzzle lines need a puzzle column)."""
+    def check(self, table: Table, indices: Sequence[int]) -> None:
+        """Refuse before writing rows ``indices`` of a table this writer cannot write (puzzle lines need a
+        puzzle column; a template's spec may refuse a number of a row: ``{W:.1}`` on ``10``)."""
         if self.kind == "puzzles" and "puzzle" not in table.columns:
             raise OptionError(f"--puzzles: {table.name} has no puzzle column (the columns are: "
                               f"{', '.join(table.columns)})")
+        if self.template is not None:
+            self.template.check(table.as_dict(table.rows[i]) for i in indices)
 
     def write(self, table: Table, indices: Sequence[int], stream: IO[str]) -> None:
         """Write the rows ``indices`` of ``table`` to ``stream``."""
@@ -80,13 +82,8 @@ def _level_key(value: str) -> tuple:
     """Numbers first, in numeric order; then texts in text order; the empty value last."""
     if value == "":
         return (2, 0.0, "")
-    try:
-        number = float(value)
-        if math.isfinite(number):
-            return (0, number, value)
-    except ValueError:
-        pass
-    return (1, 0.0, value)
+    number = cell_number(value)  # what --where reads as a number: '٣' and '1_000' are texts
+    return (1, 0.0, value) if number is None else (0, number, value)
 
 
 def file_part(value: str) -> str:
@@ -109,14 +106,19 @@ def levels(table: Table, column: str, indices: Sequence[int]) -> list[tuple[str,
 
 def split_paths(directory: Path, column: str, values: Sequence[str], suffix: str) -> list[Path]:
     """The file of each level, ``DIR/COLUMN-VALUE.suffix``; two levels that would share a file
-    name (``a/b`` and ``a_b``) are an error."""
+    name (``a/b`` and ``a_b``) are an error, and so are two names that differ only in case (``A`` and
+    ``a``): one file on the file systems of macOS and Windows, where the second overwrote the first."""
     paths = [directory / f"{file_part(column)}-{file_part(value)}{suffix}" for value in values]
-    seen: dict[Path, str] = {}
+    seen: dict[str, tuple[str, Path]] = {}
     for value, path in zip(values, paths):
-        if path in seen:
-            raise TableError(f"--split-by {column}: the values {seen[path]!r} and {value!r} would both be "
-                             f"written to {path.name}")
-        seen[path] = value
+        key = path.name.casefold()
+        if key in seen:
+            other, first = seen[key]
+            names = path.name if first.name == path.name else (f"{first.name} and {path.name}, one file where "
+                                                               "case is not told apart (macOS, Windows)")
+            raise TableError(f"--split-by {column}: the values {other!r} and {value!r} would both be written to "
+                             f"{names}")
+        seen[key] = (value, path)
     return paths
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import string
 import sys
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -21,6 +22,7 @@ from ..errors import InputError, OptionError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
 from ..reader import check_source, printable, refuse_wide_text
+from .template import NUMBER
 
 BOM = "\ufeff"
 
@@ -59,15 +61,15 @@ class Table:
 
 
 def cell_number(text: str) -> Optional[float]:
-    """The value of a table cell as a number: a finite float written in ASCII, else None (Python's
-    float() also reads '٣' or '３' as 3, where a puzzle file would call those bad characters); the one
-    reading of numeric cells for ``select`` and ``stats``."""
-    if not text or not text.isascii():
+    """The value of a table cell, a ``--where`` number or a value file's line as a number: a finite
+    float written as :data:`~sudorules.collection.template.NUMBER` says (ASCII, no ``_``), blanks
+    around it aside, else None (Python's float() also reads '٣', '３' or '1_000', where a puzzle file
+    calls the first two bad characters and --where called the last no number); the one reading of
+    numbers for ``select`` and ``stats``."""
+    text = text.strip(string.whitespace)
+    if not NUMBER.fullmatch(text):
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
+    value = float(text)
     return value if math.isfinite(value) else None
 
 

@@ -5,9 +5,10 @@ their own layout; here a template names the columns of the command's CSV output 
 
     --format '{puzzle} {W} {B} {tail}'
 
-A field may carry a format spec after a colon (``{W:>2}``: right-aligned on two characters,
-``{puzzle:.20}``: the first 20 characters, ``{seconds:.2f}``: the cell read as a number, ``{B:02}``:
-a cell that is a number formatted as one, ``04``); ``{{`` and ``}}`` are literal braces, ``\\t`` a tab and
+A field may carry a format spec after a colon (``{W:>2}``: right-aligned on two characters, the text
+as it is, ``{puzzle:.20}``: the first 20 characters, ``{seconds:.2f}``: the cell read as a number,
+``{B:02}``: a cell that is a number formatted as one, ``04``, and an error for a number Python will
+not format so, ``{W:.1}`` of ``10``); ``{{`` and ``}}`` are literal braces, ``\\t`` a tab and
 ``\\\\`` a backslash.  Every field must name a column of the command's output: an unknown one (a typo,
 ``{SER}`` on a file that has none) is an :class:`~sudorules.errors.OptionError` naming it and the
 columns, raised when the template is made, before any work.  The template is parsed here, never
@@ -19,6 +20,7 @@ A :class:`RowTemplate` takes a row as a dict ``{column: cell}``; every command t
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -87,8 +89,26 @@ class RowTemplate:
                 continue
             value = row.get(part.name)
             text = "" if value is None else str(value)
-            out.append(_formatted(text, part.spec) if part.spec else text)
+            out.append(self._formatted(part, text) if part.spec else text)
         return "".join(out)
+
+    def check(self, rows: Iterable[Mapping[str, object]]) -> None:
+        """Raise the :class:`~sudorules.errors.OptionError` the line of one of ``rows`` would raise (a
+        number its spec cannot format, ``{W:.1}`` on ``10``), before any line is written: a command
+        that has its rows before writing (``select``) refuses the option instead of stopping midway."""
+        for row in rows:
+            self.render(row)
+
+    def _formatted(self, part: _Field, text: str) -> str:
+        try:
+            return _formatted(text, part.spec, part.name in GRID_COLUMNS)
+        except (ValueError, OverflowError) as error:  # the number's: a text the spec cannot take is padded
+            field = f"{{{part.name}:{part.spec}}}"
+            hint = ""
+            if _SPEC.fullmatch(part.spec)["precision"] is not None and _valid_text_spec(part.spec + "s"):
+                hint = (f"; write {{{part.name}:{part.spec}s}} to cut the text, "
+                        f"{{{part.name}:{part.spec}f}} for a number with that many decimals")
+            raise OptionError(f"{self.option}: {field} cannot format the number {text} ({error}){hint}") from None
 
     def line(self, row: Mapping[str, object]) -> str:
         """The row's line with its newline."""
@@ -153,6 +173,8 @@ class RowTemplate:
                     format(0, spec)
                 except ValueError:
                     raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
+            if not _SPEC.fullmatch(spec):  # _formatted reads the spec's parts: none Python takes is missed
+                raise self._error(at, f"bad format spec {spec!r} of {{{name}}}")
         return _Field(name, spec)
 
 
@@ -163,6 +185,20 @@ MAX_WIDTH = 1000
 #: format spec types that read the cell as a number (``{seconds:.2f}``, ``{W:03d}``)
 _FLOAT_TYPES, _INT_TYPES = set("eEfFgG%"), set("dnxXob")
 
+#: the columns that hold grids: texts even when all digits (a solution is no number: {solution:.9} is its
+#: first row, and {puzzle:>81} of a puzzle written with 0s kept its zeros)
+GRID_COLUMNS = ("puzzle", "solution", "canonical")
+
+#: the one syntax of a number in a table cell, a ``--where`` condition and a value file (README:
+#: numbers are ASCII): an optional sign, ASCII digits, a fraction, an exponent.  Python's float() and
+#: int() also read '٣', '３' and '1_000', which --where did not, and 'nan' or 'inf', no value of ours
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+#: Python's format spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
+_SPEC = re.compile(r"(?:(?P<fill>.)?(?P<align>[<>=^]))?(?P<sign>[-+ ])?(?P<z>z)?(?P<alt>#)?(?P<zero>0)?"
+                   r"(?P<width>[0-9]+)?(?P<grouping>[,_])?(?:\.(?P<precision>[0-9]+))?(?P<type>[A-Za-z%])?",
+                   re.DOTALL)
+
 
 def _sample(spec: str) -> object:
     """A value of the kind the spec formats: text, a float or an int (to check the spec)."""
@@ -170,35 +206,62 @@ def _sample(spec: str) -> object:
     return 0.0 if kind in _FLOAT_TYPES else 0 if kind in _INT_TYPES else ""
 
 
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-def _formatted(text: str, spec: str) -> str:
-    """The cell under its spec.  A numeric spec reads the cell as a number; so does a spec with no
-    type letter when the cell is one (``{B:02}`` gives ``04`` as in Python and serate: it gave
-    ``40``, the text padded on its right); a cell the spec cannot take (an empty rating under
-    ``{B:03d}``, a puzzle under ``{puzzle:+}``) is padded as text to the spec's width."""
-    kind = _sample(spec)
-    number: Union[int, float, None] = None
-    if _NUMBER.fullmatch(text):
-        number = float(text)
-        if number.is_integer() and not isinstance(kind, float) and "." not in text and "e" not in text.lower():
-            number = int(text)
+def _valid_text_spec(spec: str) -> bool:
     try:
-        if isinstance(kind, str):
-            if number is not None and not spec.endswith("s"):
-                try:
-                    return format(number, spec)
-                except ValueError:
-                    pass
-            if text:  # an empty cell is spaces, even under {B:02} (Python would fill it with zeros)
-                return format(text, spec)
-        if number is not None:
-            return format(int(number) if isinstance(kind, int) and float(number).is_integer() else number, spec)
-    except (ValueError, OverflowError):
-        pass
-    width = "".join(c for c in spec.split(".")[0] if c.isdigit()).lstrip("0")
-    return format(text, f">{width}") if width else text
+        format("", spec)
+    except ValueError:
+        return False
+    return True
+
+
+def _number(text: str) -> Union[int, float, None]:
+    """The cell as Python would hold the number it writes: an int for digits only (``10``, exact however
+    long), else a float; None for a cell that is no :data:`NUMBER` or no finite float (``1e999``)."""
+    if not NUMBER.fullmatch(text):
+        return None
+    if text.lstrip("+-").isdigit():
+        try:
+            return int(text)
+        except ValueError:  # beyond Python's 4300 digits: no number to format
+            return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def _formatted(text: str, spec: str, grid: bool = False) -> str:
+    """The cell under its spec.  A spec of only fill, alignment and width pads the cell's text as it is
+    (a number right-aligned, as Python aligns numbers): ``{tail:>12}`` of ``1.16171e+06`` gave
+    ``1161710.0``, the float's own text.  Otherwise a cell that is a number (not a ``grid`` one) is
+    formatted as Python formats it, a numeric spec on an integer-valued float taking its int
+    (``{B:02}`` gives ``04``: it gave ``40``, the text padded on its right); a spec Python refuses for
+    the number raises its ``ValueError`` (``{W:.1}`` on ``10`` gave ``1``, the text cut: a wrong
+    number).  A cell the spec cannot take (an empty rating under ``{B:03d}``, a puzzle under
+    ``{puzzle:+}``) is padded as text to the spec's width."""
+    parts = _SPEC.fullmatch(spec)
+    assert parts is not None  # the spec was checked when the template was made
+    number = None if grid else _number(text)
+    if not any(parts[name] for name in ("sign", "z", "alt", "zero", "grouping", "precision", "type")):
+        return _padded(text, parts, number is not None)
+    if number is not None and parts["type"] != "s":
+        if parts["type"] in _INT_TYPES and isinstance(number, float) and number.is_integer():
+            number = int(number)
+        return format(number, spec)
+    if text:  # an empty cell is spaces, even under {B:02} (Python would fill it with zeros)
+        try:
+            return format(text, spec)
+        except ValueError:
+            pass
+    return format(text, f">{parts['width'] or ''}")
+
+
+def _padded(text: str, parts: re.Match, number: bool) -> str:
+    """The text as it is, to the width of a spec that has only fill, alignment and width."""
+    width = int(parts["width"] or 0)
+    fill, align = parts["fill"] or " ", parts["align"] or (">" if number else "<")
+    if align == "=":  # the padding after a number's sign, as Python puts it; a text has no sign
+        sign = text[:1] if number and text[:1] in "+-" else ""
+        return sign + text[len(sign):].rjust(width - len(sign), fill) if number else text.rjust(width)
+    return format(text, f"{fill}{align}{width}" if width else "")
 
 
 def row_template(text: Optional[str], columns: Sequence[str], option: str = "--format") -> Optional[RowTemplate]:

@@ -23,7 +23,8 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     both values a :class:`~sudorules.stats.loading.StatsInputError`.  Returns plain types:
     ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without clue counts),
     ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
-    ``counts``) and ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order).
+    ``counts``), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order) and
+    ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several).
     """
     first, second = collection.column_named(first), collection.column_named(second)
     a, b = collection.values(first), collection.values(second)
@@ -43,7 +44,7 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
               "unbiased_percent": None,
               "cross_table": {"rows": [_plain(v) for v in cross.index], "columns": [_plain(v) for v in cross.columns],
                               "counts": cross.to_numpy().tolist()},
-              "differences": rows}
+              "differences": rows, "sources": list(collection.inputs)}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
         weights = clues.astype(int).map(correction_weight)

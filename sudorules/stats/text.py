@@ -46,13 +46,17 @@ def _moments_section(report: dict) -> str:
             "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
+def place(entry: dict, one_source: bool) -> str:
+    """Where a row (``{"source", "line"}``) is: its line, or ``a.csv:4`` when the inputs are several
+    (line 4 of which file, else: compare's differences of two part files said ``6, 7, 10, ..., 3``)."""
+    return str(entry["line"]) if one_source else f"{entry['source']}:{entry['line']}"
+
+
 def format_lines(entries: list[dict], total: int, one_source: bool) -> str:
     """``lines 4, 9, 12`` (one source) or ``a.csv:4, b.csv:9``, with ``and N more`` past the list."""
-    shown = [str(e["line"]) if one_source else f"{e['source']}:{e['line']}" for e in entries]
+    shown = [place(e, one_source) for e in entries]
     text = ("line " if one_source and total == 1 else "lines " if one_source else "") + ", ".join(shown)
     return text + (f" and {total - len(entries):,} more" if total > len(entries) else "")
-
-
 
 
 def _header(report: dict) -> str:
@@ -161,6 +165,7 @@ def format_comparison(result: dict) -> str:
              "with both ratings", frame.to_string(), "",
              f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
     if result["differences"]:
-        lines.append(_table(result["differences"], {"line": "line", "puzzle": "puzzle", first: first,
-                                                    second: second}, 3))
+        one_source = len(result.get("sources") or []) <= 1
+        listed = [{**entry, "line": place(entry, one_source)} for entry in result["differences"]]
+        lines.append(_table(listed, {"line": "line", "puzzle": "puzzle", first: first, second: second}, 3))
     return "\n".join(lines) + "\n"
