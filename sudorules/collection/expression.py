@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
 from ..errors import OptionError
-from .table import cell_number, unknown_column
-from .template import NUMBER
+from .table import cell_number
+from .template import NUMBER, unknown_column
 
 _OPERATORS: dict[str, Callable[[object, object], bool]] = {
     "==": operator.eq, "=": operator.eq, "!=": operator.ne, "<>": operator.ne,

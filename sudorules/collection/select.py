@@ -27,8 +27,8 @@ from ..errors import Interrupted, OptionError, OutputError
 from ..output import check_output, csv_cell, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
-from .table import Table, TableError, cell_number, unknown_column
-from .template import RowTemplate
+from .table import Table, TableError, cell_number
+from .template import RowTemplate, unknown_column
 
 #: the file name part of an empty level
 NO_VALUE = "none"

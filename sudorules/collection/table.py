@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ..errors import InputError, OptionError, SudorulesError
+from ..errors import InputError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
 from ..reader import check_source, printable, refuse_wide_text
@@ -29,16 +29,6 @@ BOM = "\ufeff"
 
 class TableError(SudorulesError):
     """An input whose content is not a table of ours (exit status 1); the message names the file and line."""
-
-
-def unknown_column(option: str, name: str, columns: Sequence[str], where: str = "") -> OptionError:
-    """The one-line error for an option naming a column the table does not have, with the columns
-    and, for a near miss (``w``, ``TAIL``), the column meant."""
-    import difflib  # only for a wrong name: not at every start-up
-
-    close = difflib.get_close_matches(name, columns, n=1, cutoff=0.6) or [c for c in columns if c.lower() == name.lower()]
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return OptionError(f"{option}: unknown column {name!r}{where} (the columns are: {', '.join(columns)}){hint}")
 
 
 @dataclass

@@ -45,8 +45,6 @@ class RowTemplate:
         known = list(columns)
         for part in self.parts:
             if isinstance(part, _Field) and part.name not in known:
-                from .table import unknown_column  # the tables' module: only for this error
-
                 raise unknown_column(option, part.name, known)
         if not any(isinstance(part, _Field) for part in self.parts):
             raise OptionError(f"{option}: {text!r} names no column; write them between braces, e.g. "
@@ -204,6 +202,16 @@ def _sample(spec: str) -> object:
     """A value of the kind the spec formats: text, a float or an int (to check the spec)."""
     kind = spec[-1:] if spec else ""
     return 0.0 if kind in _FLOAT_TYPES else 0 if kind in _INT_TYPES else ""
+
+
+def unknown_column(option: str, name: str, columns: Sequence[str], where: str = "") -> OptionError:
+    """The one-line error for an option naming a column the table does not have, with the columns
+    and, for a near miss (``w``, ``TAIL``), the column meant."""
+    import difflib  # only for a wrong name: not at every start-up
+
+    close = difflib.get_close_matches(name, columns, n=1, cutoff=0.6) or [c for c in columns if c.lower() == name.lower()]
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return OptionError(f"{option}: unknown column {name!r}{where} (the columns are: {', '.join(columns)}){hint}")
 
 
 def _valid_text_spec(spec: str) -> bool:
