@@ -103,6 +103,19 @@ class Candidate:
     row: int
     column: int
 
+    def __post_init__(self) -> None:
+        # Candidate(-1, 5, 99) was made, with cell 134 and block 15, where Candidate.parse refuses
+        # n0r1c1: each of the three is a whole number 1..9, as its name says (one test for the usual
+        # ints: candidates are made by the thousand in a path)
+        d, r, c = self.digit, self.row, self.column
+        if type(d) is int and type(r) is int and type(c) is int and 0 < d < 10 and 0 < r < 10 and 0 < c < 10:
+            return
+        for name in ("digit", "row", "column"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 1 <= value <= 9:
+                raise PuzzleError(f"a candidate's {name} is a whole number from 1 to 9, not {value!r}")
+            object.__setattr__(self, name, int(value))  # a numpy integer: kept as the int it is
+
     @property
     def cell(self) -> Cell:
         """The cell index (0..80) of this candidate."""

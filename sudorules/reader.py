@@ -184,12 +184,23 @@ def refuse_wide_text(name: str, start: bytes) -> None:
                          f"(convert it first, e.g. iconv -f UTF-16 -t UTF-8)")
 
 
+#: the first bytes of compressed files, which puzzles are often kept in (and which we do not read)
+_PACKED = ((b"\x1f\x8b", "gzip-compressed"), (b"BZh", "bzip2-compressed"), (b"\xfd7zXZ\x00", "xz-compressed"),
+           (b"\x28\xb5\x2f\xfd", "zstd-compressed"), (b"PK\x03\x04", "a zip archive"), (b"7z\xbc\xaf", "a 7z archive"))
+
+
 def refuse_table(name: str, start: bytes) -> None:
     """InputError for a table where a puzzle file is read (its first bytes ``start``): a Parquet file or
-    a CSV whose header names a ``puzzle`` column, an output of rate, classify or check.  Rating a rated
+    a CSV whose header names a ``puzzle`` column, an output of rate, classify or check; or for a
+    compressed file (:data:`_PACKED`).  Rating a rated
     collection again (adding gB to its W) read each CSV row as a bad puzzle and each Parquet block as
     garbage, hundreds of invalid rows; its puzzles are one select away."""
     first = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
+    packed = next((kind for magic, kind in _PACKED if start.startswith(magic)), None)
+    if packed is not None:  # every line a bad record "not UTF-8 text (byte 0x8b at column 2)", no hint
+        shown = "standard input" if name == "-" else printable(name)
+        raise InputError(f"{shown}: {packed}, not text: uncompress it first "
+                         f"(e.g. gunzip -c puzzles.txt.gz | sudorules rate -)")
     if first.startswith(b"PAR1") or first.lower().startswith((b"puzzle,", b'"puzzle",')):
         kind = "a Parquet table" if first.startswith(b"PAR1") else "a CSV table with a puzzle column"
         shown = "standard input" if name == "-" else printable(name)

@@ -413,6 +413,12 @@ def test_from_json_reads_every_line_solve_prints(tmp_path):
     assert "PUZZLE 1 IS SOLVED" in str(read[0]) and [Resolution.from_json(r.to_json()) for r in read] == read
     api = sudorules.solve(["1x", "12x"], "B", max_length=9)[1].to_dict()
     assert set(api) == set(json.loads(lines[1])) and (api["number"], api["line"]) == (2, 2)  # the same form
+    # the format's name in any case, as theory names (JSON was refused)
+    upper = CliRunner().invoke(main, ["solve", str(source), "--format", "JSON", "--theory", "B", "--max-length", "9"])
+    untimed = [{key: value for key, value in json.loads(line).items() if key != "seconds"}
+               for line in upper.stdout.splitlines()]
+    assert upper.exit_code == 1 and untimed == [{key: value for key, value in json.loads(line).items()
+                                                 if key != "seconds"} for line in lines], upper.output
 
 
 def test_no_puzzles_to_generate_is_refused_as_the_command_line_refuses_it():
@@ -534,3 +540,16 @@ def test_puzzle_error_is_in_the_error_module_with_the_others():
     code = "from sudorules.errors import PuzzleError; print(PuzzleError.__module__)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "sudorules.errors"
+
+
+def test_a_candidate_is_made_only_of_digits_rows_and_columns_1_to_9():
+    """Candidate(-1, 5, 99) was made (cell 134, block 15) where Candidate.parse refused n0r1c1."""
+    import numpy as np
+
+    from sudorules import Candidate, PuzzleError
+
+    for bad in [(-1, 5, 99), (10, 1, 1), (1, 0, 1), (1, 1, 10), (1.5, 1, 1), (True, 1, 1), ("1", 1, 1)]:
+        with pytest.raises(PuzzleError, match="whole number from 1 to 9"):
+            Candidate(*bad)
+    made = Candidate(np.int64(3), 1, 9)
+    assert made == Candidate(3, 1, 9) and type(made.digit) is int and made.cell == 8 and str(made) == "n3r1c9"

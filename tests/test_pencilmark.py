@@ -174,3 +174,28 @@ def test_published_puzzles_read_back_from_their_state_after_singles(cb001):
         assert again.rating == int(ratings[index])
         assert again.solution == "".join(map(str, core.solve(Puzzle.from_string(text)).givens))
         assert replay(state, again.steps, core.solve(Puzzle.from_string(text)).givens).ok
+
+
+def test_a_state_that_still_holds_singles_is_rated_as_its_puzzle():
+    """The puzzle's own candidates (each given's digit removed from its peers, no Single made) as a
+    pencilmark puzzle: the compiled engine queued only the variables that a removal left single, and
+    a digit marked in one cell of a row whose other cells are undecided was never a Single there, so
+    `rate` gave W = B = T&E-depth 1 to states that Singles solve.  Every rating of the state is now
+    its puzzle's, as solve's path by rules already was."""
+    from sudorules.batch.rating import Rater
+    from sudorules.reader import PuzzleRecord
+
+    rater = Rater(("W", "B", "gB", "TE", "BxB"))
+    singles_left = 0
+    for text in TOP_DOWN_14[:8]:
+        puzzle = Puzzle.from_string(text)
+        values = puzzle.to_list()
+        candidates = puzzle.candidates()
+        masks = [1 << (values[cell] - 1) if values[cell] else sum(1 << (d - 1) for d in candidates[cell])
+                 for cell in range(81)]
+        state = Puzzle.from_marks(masks)
+        expected = rater.rate(PuzzleRecord(1, text, puzzle))
+        got = rater.rate(PuzzleRecord(1, str(state), state))
+        assert (got.status, got.ratings) == (expected.status, expected.ratings), (text, got, expected)
+        singles_left += expected.ratings["TE"] == 0 or expected.ratings["W"] == 0
+    assert singles_left >= 2, singles_left  # states that Singles alone solve are among them

@@ -188,5 +188,10 @@ def test_a_rated_table_given_as_a_puzzle_file_is_one_error_naming_select(tmp_pat
     piped = subprocess.run([sys.executable, "-m", "sudorules", "check", "-"], input=tables["r.csv"],
                            capture_output=True, timeout=60)
     assert piped.returncode == 2 and b"standard input: a CSV table" in piped.stderr, piped.stderr
+    import gzip
+
+    (tmp_path / "p.txt.gz").write_bytes(gzip.compress(f"{easy}\n".encode()))
+    with pytest.raises(InputError, match="p.txt.gz: gzip-compressed, not text: uncompress it first"):
+        open_lines(str(tmp_path / "p.txt.gz"))  # every line was "not UTF-8 text (byte 0x8b ...)"
     (tmp_path / "p.txt").write_text(f"{easy} puzzle,1\n")
     assert [line.strip() for line in open_lines(str(tmp_path / "p.txt"))] == [f"{easy} puzzle,1"]

@@ -53,7 +53,7 @@ HEARTBEAT_SECONDS = 10.0
                    "far less memory and time, the same eliminations; whips of a level then come before braids of "
                    "these lengths; g-braids: 2 levels sooner, from 3 at least. 37: never (every partial braid "
                    "built by the rules, the strict order).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+@click.option("--format", "output_format", type=click.Choice(["text", "json"], case_sensitive=False), default="text", show_default=True,
               help="text: SudoRules' printed path; json: one JSON object per puzzle and line (JSON Lines) with "
                    "the steps, the status, the rating and the solution.")
 @click.option("--html", "html_output", default=None, metavar="OUT.html",
