@@ -1293,8 +1293,8 @@ typedef struct {
     uint64_t gassumed[WG];  /* the g-rlcs */
     uint64_t vars[WV];      /* the variables of the cells */
     int cv[82], cl[82], cr[82]; /* the cells: variable, llc, rlc (label index, NL + g-label, -1 none) */
-    const uint8_t *dist;    /* biv, g-biv: the cells a chain needs after each rlc (chain_distances), or NULL */
-    long cells_tried;       /* biv, g-biv: partial chains built, until the bound is computed; -1 without it */
+    const uint8_t *dist;    /* biv, g-biv, z: the cells a chain needs after each rlc (chain_distances), or NULL */
+    long cells_tried;       /* biv, g-biv, z: partial chains built, until the bound is computed; -1 without it */
     int hopeless;           /* the bound says no chain of `length` cells exists on Z */
     uint8_t distances[CHAIN_STATES];
 } ChainSearch;
@@ -1317,19 +1317,20 @@ static unsigned members_in(const Cands *c, int v, const uint64_t *bits)
 
 static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W]);
 
-/* ---- the distance bound of bivalue-chains and g-bivalue-chains --------------------------------------
+/* ---- the distance bound of bivalue-chains, z-chains and g-bivalue-chains ----------------------------
  *
- * In biv and g-biv modes what a cell may be depends only on the cell before: its rlc R (which
- * candidates are linked to it) and, in g-biv mode, its variable (Lk is no label of V(k-1)); the rest
- * is that the chain repeats no variable and no label.  Without that rest, a chain is a walk in a graph
- * whose nodes are (R, its variable), and the cells a chain still needs after a node are at least the
- * length of the shortest walk from it to a closing cell: a breadth-first search over the graph, once
- * per target.  The lean test (the trial propagation from Z and every rlc so far) cannot see this: its
- * propagation may close any variable through any rlcs, where a chain goes on from its last rlc only.
- * Measured on the state where a W6 puzzle of cb-001 stalls under gBC (tests/test_watchdog.py's
- * GBC_STALL, 59 targets, none with a chain): the g-biv searches of lengths 2-20 took 120 s, a second
- * at length 10 and 16 s at 20, each partial chain passing the lean test; with the bound, see
- * docs/engine.md. */
+ * In biv, z and g-biv modes what a cell may be depends only on the cell before: its rlc R (which
+ * candidates are linked to it), Z, and in g-biv mode its variable (Lk is no label of V(k-1)); the
+ * rest is that the chain repeats no variable and no label.  (Not so in whip and t modes: a cell's
+ * other candidates may be linked to any earlier rlc.)  Without that rest, a chain is a walk in a
+ * graph whose nodes are (R, its variable), and the cells a chain still needs after a node are at
+ * least the length of the shortest walk from it to a closing cell: a breadth-first search over the
+ * graph, once per target.  The lean test (the trial propagation from Z and every rlc so far) cannot
+ * see this: its propagation may close any variable through any rlcs, where a chain goes on from its
+ * last rlc only.  Measured on the state where a W6 puzzle of cb-001 stalls under gBC
+ * (tests/test_watchdog.py's GBC_STALL, 59 targets, none with a chain): the g-biv searches of lengths
+ * 2-20 took 120 s, a second at length 10 and 16 s at 20, each partial chain passing the lean test;
+ * with the bound, 0.02 s (docs/engine.md; benchmarks/bench_chains.py). */
 
 /* A node of that graph (chain_state). */
 #define CHAIN_FAR 255 /* no closing cell within reach */
@@ -1379,6 +1380,12 @@ static int chain_moves(const Cands *c, int mode, int z, int last, int prev, int 
                     (VAR_OF[l][0] == prev || VAR_OF[l][1] == prev || VAR_OF[l][2] == prev || VAR_OF[l][3] == prev))
                     continue;
                 unsigned live = c->live[v], lpos = POS_IN[l][kk];
+                if (mode == MODE_Z) { /* the other members linked to Z but one, R; none in the last cell */
+                    unsigned others = live & ~members_in(c, v, zlinks) & ~lpos;
+                    if (others == 0 && popcount9(live) >= 2) next[n++] = CHAIN_STATES;
+                    else if (popcount9(others) == 1) next[n++] = chain_state(MEMBER[v][CTZ64(others)], v);
+                    continue;
+                }
                 if (mode == MODE_BIV) {
                     if (popcount9(live) != 2) continue;
                     int x = MEMBER[v][CTZ64(live & ~lpos)];
@@ -1610,7 +1617,7 @@ int sr_chain(const Cands *c, int z, int mode, int length, int typed, SrCtl *ctl,
     put(s.assumed, z);
     uint64_t inc[W] = {0};
     if (mode == MODE_WHIP) memcpy(inc, LINK[z], sizeof inc);
-    s.cells_tried = mode == MODE_BIV || mode == MODE_GBIV ? 0 : -1;
+    s.cells_tried = mode == MODE_BIV || mode == MODE_GBIV || mode == MODE_Z ? 0 : -1;
     int found = chain_extend(&s, 0, z, inc);
     if (found == SR_FOUND)
         for (int k = 0; k < s.length; ++k) {
