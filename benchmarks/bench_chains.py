@@ -11,7 +11,7 @@ prints per family the seconds of each length and their sum, a star where a chain
     PYTHONPATH=. python benchmarks/bench_chains.py --puzzle PUZZLE --theory tW --time-limit 5 --lengths 2-20
 
 Before the distance bound of bivalue-chains and g-bivalue-chains (trial.c, chain_distances;
-docs/engine.md), the g-bivalue-chain searches of lengths 2-20 on the default state took 120 s.
+docs/engine.md), the g-bivalue-chain searches of lengths 2-20 on the default state took 114 s.
 """
 
 from __future__ import annotations

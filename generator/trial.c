@@ -1329,7 +1329,7 @@ static int chain_extend(ChainSearch *s, int k, int last, const uint64_t inc[W]);
  * see this: its propagation may close any variable through any rlcs, where a chain goes on from its
  * last rlc only.  Measured on the state where a W6 puzzle of cb-001 stalls under gBC
  * (tests/test_watchdog.py's GBC_STALL, 59 targets, none with a chain): the g-biv searches of lengths
- * 2-20 took 120 s, a second at length 10 and 16 s at 20, each partial chain passing the lean test;
+ * 2-20 took 114 s, a second at length 10 and 16 s at 20, each partial chain passing the lean test;
  * with the bound, 0.02 s (docs/engine.md; benchmarks/bench_chains.py). */
 
 /* A node of that graph (chain_state). */
