@@ -19,6 +19,7 @@
 #ifndef SUDORULES_GENERATE_H
 #define SUDORULES_GENERATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core.h"
@@ -104,12 +105,15 @@ int64_t sr_cb_grids(const uint8_t *grids, int64_t n, uint64_t seed, int64_t firs
  * Returns the number k of samples completed (k = count unless stopped; found and weights hold
  * samples first..first+k-1, the same as in a full run), and sets *abandoned to 1 when sample
  * first+k had been started and was left unfinished (its partial counts are not returned), else 0.
- * Returns -1 when an enumeration ran out of memory. */
+ * Returns -1 when there was no memory for the enumeration's first 16 KiB (its cache of visited
+ * puzzles is capped, and emptied when it cannot grow). */
 int64_t sr_count_batch(int method, uint64_t seed, int64_t first, int64_t count, int size, int max_clues,
                        int64_t *found, double *weights, const sr_stop *stop, double deadline, int *abandoned);
 
 /* The same count for one given complete grid and subset (`chosen`: 81 flags, 1 = in the subset);
- * found: 82 values.  Returns 0, or -1 when out of memory. */
-int sr_count_in(int method, const uint8_t *grid, const uint8_t *chosen, int max_clues, int64_t *found);
+ * found: 82 values.  visited_slots: 0, or a smaller cap on the subsets enumeration's cache of
+ * visited puzzles (the counts do not depend on it).  Returns 0, or -1 when out of memory. */
+int sr_count_in(int method, const uint8_t *grid, const uint8_t *chosen, int max_clues, int64_t *found,
+                size_t visited_slots);
 
 #endif

@@ -251,8 +251,10 @@ static PyObject *py_count_batch(PyObject *self, PyObject *args) {
 
 static PyObject *py_count_in(PyObject *self, PyObject *args) {
     int method, max_clues;
+    Py_ssize_t visited_slots = 0;
     Py_buffer grid, chosen, found;
-    if (!PyArg_ParseTuple(args, "iy*y*iw*", &method, &grid, &chosen, &max_clues, &found)) return NULL;
+    if (!PyArg_ParseTuple(args, "iy*y*iw*|n", &method, &grid, &chosen, &max_clues, &found, &visited_slots))
+        return NULL;
     PyObject *result = NULL;
     if (method != SR_SUBSETS && method != SR_SUPERSETS) {
         PyErr_SetString(PyExc_ValueError, "unknown counting method");
@@ -261,7 +263,8 @@ static PyObject *py_count_in(PyObject *self, PyObject *args) {
     } else {
         int status;
         Py_BEGIN_ALLOW_THREADS
-        status = sr_count_in(method, grid.buf, chosen.buf, max_clues, found.buf);
+        status = sr_count_in(method, grid.buf, chosen.buf, max_clues, found.buf,
+                             visited_slots > 0 ? (size_t)visited_slots : 0);
         Py_END_ALLOW_THREADS
         if (status) PyErr_NoMemory();
         else {
@@ -301,7 +304,8 @@ PyMethodDef sr_generate_methods[] = {
      "first `done` samples; the run stops early when `stop` is set or after `seconds`, abandoned = 1 "
      "when it left a started sample unfinished."},
     {"count_in", py_count_in, METH_VARARGS,
-     "count_in(method, grid, chosen, max_clues, found): minimal puzzles inside / around one given subset."},
+     "count_in(method, grid, chosen, max_clues, found[, visited_slots]): minimal puzzles inside / around one "
+     "given subset (visited_slots: a smaller cap on the subsets cache, for tests; the counts do not change)."},
     {"stream_seed", py_stream_seed, METH_VARARGS, "stream_seed(seed, index): the seed of stream `index`."},
     {NULL, NULL, 0, NULL},
 };

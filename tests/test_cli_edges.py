@@ -590,6 +590,47 @@ def test_an_ignored_ctrl_c_stays_ignored(tmp_path):
     assert_complete_rate_file(out, puzzles)
 
 
+def _ignore_hang_up_and_ctrl_c() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # what nohup gives
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # what a non-interactive shell gives `cmd &`
+
+
+@pytest.mark.parametrize("command", ["generate", "count", "solve"])
+def test_ignored_hang_up_and_ctrl_c_stay_ignored_by_every_command(command, tmp_path):
+    """generate, count and solve set their own stop handlers over the ignored ones: ``nohup`` did not
+    protect them (a SIGHUP ended them with 129) nor did a script's ``cmd &`` (SIGINT: 130), as it
+    does rate and the others.  Each now keeps both ignored, and SIGTERM still stops it."""
+    (tmp_path / "in.txt").write_text(f"{EASY}\n{LONG_GB_PATH}\n")
+    args, ready = {
+        "generate": (["generate", "-m", "controlled-bias", "-n", "100000", "-o", "gen.txt", "--progress"],
+                     lambda: "/100000" in errors.read_text(errors="replace")),
+        "count": (["count", "-m", "subsets", "-s", "60", "--samples", "1000", "--progress"],
+                  lambda: "0/1000" in errors.read_text(errors="replace")),
+        "solve": (["solve", "in.txt", "--theory", "gB"], lambda: b"\ngB = " in out.read_bytes()),
+    }[command]
+    errors, out = tmp_path / "stderr.txt", tmp_path / "stdout.txt"
+    with open(errors, "wb") as err_handle, open(out, "wb") as out_handle:
+        main = subprocess.Popen(CMD + args, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=out_handle,
+                                stderr=err_handle, env=_env(), start_new_session=True,
+                                preexec_fn=_ignore_hang_up_and_ctrl_c)
+    try:
+        wait_for(ready, main, what="the command's run")
+        main.send_signal(signal.SIGHUP)
+        main.send_signal(signal.SIGINT)
+        time.sleep(1.0)
+        assert main.poll() is None, f"ended by an ignored signal: exit {main.returncode}\n{errors.read_text()}"
+        main.send_signal(signal.SIGTERM)
+        code = main.wait(timeout=30)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    err = errors.read_text(errors="replace")
+    assert code == 128 + signal.SIGTERM, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted" in err, err
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_rate_interrupted(signum, tmp_path):
     """SIGINT (Ctrl-C: to the whole process group) and SIGTERM (kill PID): complete rows kept, one line
@@ -669,11 +710,14 @@ def test_count_interrupted_inside_a_sample(signum, tmp_path):
 
 
 def test_count_warns_about_an_expensive_size(tmp_path):
-    """The issue: count warns when --size makes one sample very expensive (subsets of 60 cells)."""
+    """The issue: count warns when --size makes one sample very expensive (subsets of 60 cells).  No
+    sample completes in 0.6 s: the run then fails, one error line saying so (status 1)."""
     result = run(["count", "--method", "subsets", "--size", "60", "--minutes", "0.01"], tmp_path, timeout=60)
     assert_clean(result.stderr)
-    assert result.returncode == 0, describe(result)
+    assert result.returncode == 1 and result.stdout == "", describe(result)
     assert re.search(r"size", result.stderr, re.I), f"no warning about --size 60 on stderr\n{describe(result)}"
+    assert result.stderr.splitlines()[-1] == ("Error: time limit: no sample completed in --minutes 0.01 "
+                                              "(1 sample in progress abandoned); give more time"), result.stderr
 
 
 # ----------------------------------------------------------------------------------------------

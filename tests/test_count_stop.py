@@ -163,3 +163,71 @@ def test_cli_count_messages_use_the_singular_for_one():
     result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "30", "--samples", "2", "--jobs", "2",
                                        "--no-progress"])
     assert "2 samples in" in result.stdout and "(2 jobs," in result.stdout, result.stdout
+
+
+def test_cli_count_with_no_complete_sample_is_an_error_not_a_table_of_nan():
+    """--minutes too short for one sample printed a table of nan and exited 0: there is no estimate."""
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "30", "--minutes", "1e-9", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout == "" and "nan" not in result.output
+    assert result.stderr == "Error: time limit: no sample completed in --minutes 1e-09; give more time\n"
+    # a sample was in progress (a subsets sample of 60 cells takes minutes): the line says so
+    slow = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "60", "--minutes", "0.005", "--no-progress"])
+    assert slow.exit_code == 1 and slow.stdout == "", slow.output
+    assert slow.stderr.splitlines()[-1] == ("Error: time limit: no sample completed in --minutes 0.005 "
+                                            "(1 sample in progress abandoned); give more time"), slow.stderr
+
+
+@pytest.mark.parametrize("arguments,clues", [
+    (["-m", "supersets", "-s", "26", "--max-clues", "29", "--samples", "300", "--unweighted"], "26-29 clues"),
+    (["-m", "subsets", "-s", "30", "--samples", "300"], "17-30 clues"),
+    (["-m", "supersets", "-s", "30", "--max-clues", "30", "--samples", "30"], "30 clues"),
+])
+def test_cli_count_names_the_clue_counts_its_total_covers(arguments, clues):
+    """The last line summed the rows counted (27-29 clues) under "all minimal puzzles"."""
+    result = CliRunner().invoke(main, ["count", *arguments, "--seed", "1", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith(f"# minimal puzzles of {clues}: "), last
+    assert "all minimal puzzles" not in result.stdout
+
+
+def test_cli_count_out_of_memory_is_one_error_line(monkeypatch):
+    """A MemoryError (size 45 under ulimit -v, before the enumeration's cache was capped) was an
+    "internal error"."""
+    def out_of_memory(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("sudorules.cli.count.count_minimals", out_of_memory)
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "30", "--samples", "5", "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr == "Error: out of memory (fewer --jobs need less)\n"
+
+
+#: count_minimals on subsets of all 81 cells for 12 s, printing how far its peak memory grew (MiB)
+_GROWTH = """
+import resource
+from sudorules.generation.count import count_minimals
+count_minimals("subsets", 30, samples=10)  # everything imported and allocated once
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = count_minimals("subsets", 81, minutes=0.2, samples=1)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024, result.samples, result.abandoned)
+"""
+
+
+def _at_most_3_gb() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))  # should the cap break: fail, not swap
+
+
+def test_subsets_memory_stays_bounded_at_any_size():
+    """The subsets enumeration kept every puzzle it visited: --size 81 grew to 24 GB in 30 s (the
+    kernel killed the machine's largest process), here 300-500 MiB in 12 s; its cache is now at most
+    64 MiB (96 MiB while it grows to that)."""
+    done = subprocess.run([sys.executable, "-c", _GROWTH], capture_output=True, text=True, timeout=120,
+                          preexec_fn=_at_most_3_gb)
+    assert done.returncode == 0, done.stderr
+    grown, samples, abandoned = done.stdout.split()
+    assert (samples, abandoned) == ("0", "1")
+    assert float(grown) < 150, f"peak memory grew by {grown} MiB"

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sudorules import core
+from sudorules import _generate, core
 from sudorules.cli import main
 from sudorules.generation.count import count_in, count_minimals
 from sudorules.generation.generate import BadGrid, GridsExhausted, Stop, generate, generate_frame, parse_grids, puzzle_strings
@@ -195,6 +195,51 @@ def test_cli_grids_running_out_keeps_the_puzzles_made(tmp_path):
     assert len(out.read_text().split()) == 2
 
 
+def test_cli_grids_running_out_before_any_puzzle_leaves_the_old_file(tmp_path):
+    """Three grids make no controlled-bias puzzle (one takes thousands): an older -o file was replaced
+    by an empty one; a run that made nothing now leaves it as it was, and says so."""
+    source = tmp_path / "g3.txt"
+    source.write_text("".join("".join(map(str, g)) + "\n" for g in core.random_grids(3, seed=5)))
+    old = tmp_path / "old.txt"
+    old.write_text("".join(f"{i}\n" for i in range(1, 1001)))
+    result = CliRunner().invoke(main, ["generate", "-m", "controlled-bias", "-n", "2", "--grids", str(source),
+                                       "-o", str(old), "--no-progress"])
+    assert result.exit_code == 1, result.output
+    assert old.read_text() == "".join(f"{i}\n" for i in range(1, 1001))
+    assert result.stderr == f"Error: the complete grids ran out after 0 of 2 puzzles; {old} left as it was\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g3.txt", "old.txt"]  # no temporary file left
+
+
+def test_cli_generate_stopped_before_any_puzzle_leaves_the_old_file(tmp_path):
+    """SIGTERM while generate -o waits for its second --grids line (one grid makes no controlled-bias
+    puzzle): the old file is left as it was (it was replaced by an empty one), status 143."""
+    old, err = tmp_path / "old.txt", tmp_path / "stderr.txt"
+    old.write_text("kept\n")
+    with open(err, "wb") as handle:
+        process = subprocess.Popen([sys.executable, "-m", "sudorules", "generate", "-m", "controlled-bias", "-n", "2",
+                                    "--grids", "-", "-o", "old.txt", "--progress"], cwd=tmp_path,
+                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=handle)
+    try:
+        process.stdin.write("".join(map(str, core.random_grids(1, seed=5)[0])).encode() + b"\n")
+        process.stdin.flush()
+        end = time.monotonic() + 60
+        while "0/2" not in err.read_text(errors="replace"):  # running, reading standard input
+            assert process.poll() is None and time.monotonic() < end, err.read_text(errors="replace")
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stdin.close()
+    stderr = err.read_text(errors="replace")
+    assert process.returncode == 143, stderr
+    assert old.read_text() == "kept\n"
+    assert stderr.endswith("interrupted after 0 puzzles; old.txt left as it was\n"), stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.txt", "stderr.txt"]
+
+
 def test_a_stopped_run_is_a_prefix_of_the_full_run():
     stop = Stop()
     timer = threading.Timer(0.3, stop.set)
@@ -319,6 +364,28 @@ def test_subsets_enumeration_matches_brute_force():
         expected = _brute_force_minimal_subsets(grid, cells)
         assert (count_in("subsets", grid, cells) == expected).all()
         checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_a_full_visited_cache_gives_the_same_subsets_counts():
+    """The subsets enumeration's cache of visited puzzles is capped (its growth without bound took
+    24 GB at --size 81); when full it is emptied and the solver answers what it forgot.  A cache of
+    1024 slots (512 puzzles) on subsets with 600 or more minimal puzzles (as many puzzles visited)
+    must count the same."""
+    rng = np.random.default_rng(11)
+    checked = 0
+    for grid in core.random_grids(200, seed=11):
+        chosen = np.zeros(81, np.uint8)
+        chosen[rng.choice(81, 33, replace=False)] = 1
+        counts = []
+        for slots in ((), (1024,)):
+            found = np.zeros(82, np.int64)
+            _generate.count_in(0, grid.astype(np.uint8).tobytes(), chosen.tobytes(), 81, found, *slots)
+            counts.append(found)
+        assert (counts[0] == counts[1]).all(), (counts[0][counts[0] > 0], counts[1][counts[1] > 0])
+        checked += counts[0].sum() >= 600
         if checked == 2:
             break
     assert checked == 2

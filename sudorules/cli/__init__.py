@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import click
 
@@ -45,16 +45,20 @@ def _raise_interrupted(signum: int, frame: Any) -> None:
     raise Interrupted(signum)
 
 
-def install_signal_handlers() -> dict[int, Any]:
-    """SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` in the main thread (SIGTERM would otherwise kill
-    the process at once, with no chance to stop workers or say what was kept).  Returns the previous
-    handlers (nothing is installed outside the main thread)."""
+def install_signal_handlers(handler: Callable[[int, Any], None] = _raise_interrupted) -> dict[int, Any]:
+    """Make SIGINT, SIGTERM and SIGHUP call ``handler``: by default raise :class:`Interrupted` in the
+    main thread (SIGTERM would otherwise kill the process at once, with no chance to stop workers or
+    say what was kept).  The one place every command sets them (the group here; generate and count
+    to stop their C loops, solve to stop inside CLIPS): a signal that whoever started us ignores
+    stays ignored, as in any POSIX program (``nohup``: SIGHUP; a script's ``cmd &``: SIGINT), which
+    generate, count and solve did not do, each setting its own handlers over the ignored ones.
+    Returns the previous handlers (nothing is installed outside the main thread)."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, _raise_interrupted) for signum in STOP_SIGNALS
-            if signal.getsignal(signum) is not signal.SIG_IGN}  # ignored by who started us: stays so
+    return {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS
+            if signal.getsignal(signum) is not signal.SIG_IGN}
 
 
 class _ClosedStream(io.TextIOBase):

@@ -8,8 +8,9 @@ from typing import Optional
 import click
 from tqdm import tqdm
 
-from ..generation.count import GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, count_minimals, expensive_sample
-from ..errors import OptionError
+from ..generation.count import (GRIDS, METHODS, NON_ISOMORPHIC_GRIDS, CountResult, Stop, clue_range, count_minimals,
+                                expensive_sample)
+from ..errors import OptionError, SudorulesError
 from ..options import CLUES_RANGE, SEED_RANGE, check_method_option
 from ..output import open_output
 from . import main, plural
@@ -73,19 +74,24 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
         try:
             result = count_minimals(method, size, samples=samples, minutes=minutes, seed=seed, jobs=jobs,
                                     max_clues=max_clues, weighted=weighted, progress=report, stop=stop)
+        except MemoryError:  # rare since the enumeration's cache is capped (generator/generate.c): a full machine
+            raise SudorulesError("out of memory (fewer --jobs need less)") from None
         finally:
             bar.close()
-    _print_table(result, method, size, weighted, jobs, seed, as_csv)
+    if result.samples:  # else every estimate would be nan: no table
+        _print_table(result, method, size, weighted, jobs, seed, as_csv)
     if caught.signum is not None:
         click.echo(f"interrupted after {plural(result.samples, 'sample')}", err=True)
         raise click.exceptions.Exit(caught.exit_code)
+    in_progress = f" ({plural(result.abandoned, 'sample')} in progress abandoned)" if result.abandoned else ""
+    if not result.samples:  # no estimate at all: the run failed, as one that ran out of grids (status 1)
+        raise SudorulesError(f"time limit: no sample completed in --minutes {minutes:g}{in_progress}; "
+                             "give more time")
     if result.abandoned:
         click.echo(f"time limit: {plural(result.abandoned, 'sample')} in progress abandoned, "
                    f"{plural(result.samples, 'complete sample')} counted; dropping slow samples may bias "
                    "the estimate low" + ("" if samples is not None else " (use --samples K for an exact sample count)"),
                    err=True)
-    elif result.samples == 0:
-        click.echo("time limit: no sample completed", err=True)
 
 
 def _print_table(result: CountResult, method: str, size: int, weighted: bool, jobs: int, seed: int,
@@ -104,8 +110,10 @@ def _print_table(result: CountResult, method: str, size: int, weighted: bool, jo
     per_grid = float(table["per_grid"].iloc[-1])
     text = table.to_string(index=False, formatters={
         "per_grid": "{:.4e}".format, "rel_err": lambda r: f"{100 * r:.2f}%", "total": "{:.4e}".format})
+    low, high = clue_range(method, size, result.max_clues)  # not "all minimal puzzles": only these were counted
+    clues = f"{low}-{high} clues" if low < high else plural(low, "clue")
     with open_output(None) as stream:
         stream.write(f"# {header}\n{text}\n"
-                     f"# all minimal puzzles: {per_grid:.4e} per grid; {per_grid * GRIDS:.4e} in all "
+                     f"# minimal puzzles of {clues}: {per_grid:.4e} per grid; {per_grid * GRIDS:.4e} in all "
                      f"(x {GRIDS:,} grids); {per_grid * NON_ISOMORPHIC_GRIDS:.4e} non-isomorphic "
                      f"(x {NON_ISOMORPHIC_GRIDS:,})\n")

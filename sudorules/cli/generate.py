@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import signal
 import sys
-import threading
 import time
 from contextlib import contextmanager
 from typing import IO, Iterable, Iterator, Optional
@@ -12,12 +11,12 @@ from typing import IO, Iterable, Iterator, Optional
 import click
 from tqdm import tqdm
 
-from ..errors import STOP_SIGNALS, InputError, Interrupted, OptionError, SudorulesError
+from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
-from ..output import check_csv_output, open_output
+from ..output import check_csv_output, is_stream, open_output
 from ..reader import open_lines
-from . import main, plural
+from . import install_signal_handlers, main, plural
 from .options import JOBS
 
 
@@ -40,8 +39,8 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
     within milliseconds with the work they completed, and the run ends normally with it) and is
     remembered in the yielded :class:`Caught`; a second one, or one that comes while
     ``caught.blocking``, raises :class:`Interrupted` at once, as outside the body.  The previous
-    handlers come back at the end.  Nothing is installed outside the main thread (signals are
-    delivered there only)."""
+    handlers come back at the end.  Installed as every command's (:func:`install_signal_handlers`:
+    an ignored signal stays ignored, the main thread only)."""
     caught = Caught() if caught is None else caught
 
     def handler(signum: int, _frame) -> None:
@@ -52,9 +51,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
                 return
         raise Interrupted(signum)
 
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    previous = install_signal_handlers(handler)
     try:
         yield caught
     finally:
@@ -99,9 +96,10 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
     stop = Stop()
     with_tries = method == "controlled-bias"
     written = [0]
-    failure: Optional[SudorulesError] = None
-    with stop_on_signals(stop, caught):
-        with open_output(output, inputs=() if grids is None else (grids,)) as stream:
+    failure: Optional[GridsExhausted] = None
+    left = ""  # what became of the output file, when the run made no puzzle
+    try:
+        with stop_on_signals(stop, caught), open_output(output, inputs=() if grids is None else (grids,)) as stream:
             bar = tqdm(total=count, unit="puzzle", file=sys.stderr,
                        disable=None if progress is None else not progress, smoothing=0.1)
             started = time.monotonic()
@@ -117,18 +115,28 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
             try:
                 _write(batches, stream, with_tries, written)
             except GridsExhausted as error:  # the puzzles made are complete: keep them
-                failure = SudorulesError(f"{error}; the puzzles made are written")
+                failure = error
             except BadGrid as error:  # nothing is kept (an output file is not created)
                 raise SudorulesError(f"--grids {_shown(grids)}: {error}") from None
             except Interrupted as error:  # while reading --grids, or a second signal: keep the lines written
                 caught.signum = error.signum
             finally:
                 bar.close()
+            if not written[0] and (failure is not None or caught.signum is not None):
+                raise _NothingMade  # the run's output is discarded: an older file is not replaced by nothing
+    except _NothingMade:
+        left = "" if is_stream(output) else f"; {output} left as it was"
     if caught.signum is not None:
-        click.echo(f"interrupted after {plural(written[0], 'puzzle')}", err=True)
+        click.echo(f"interrupted after {plural(written[0], 'puzzle')}{left}", err=True)
         raise click.exceptions.Exit(caught.exit_code)
     if failure is not None:
-        raise failure
+        raise SudorulesError(f"{failure}{'; the puzzles made are written' if written[0] else left}")
+
+
+class _NothingMade(Exception):
+    """Raised out of the output's block when a run that fails or is stopped made no puzzle, so that
+    the output is not written: replacing an older ``-o`` file with an empty one lost it (README
+    "Output files": a failed run leaves the old file as it was)."""
 
 
 def _shown(grids: str) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Optional
@@ -11,7 +10,7 @@ from typing import Optional
 import click
 
 from ..output import check_output, check_output_directory, is_stdout
-from ..errors import (EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, STOP_SIGNALS, InvalidPuzzleError,
+from ..errors import (EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError,
                       OutputError, SudorulesError)
 from ..resolution import families
 from ..enums import Status, Theory
@@ -21,7 +20,7 @@ from ..reader import names_file, records_from_argument
 from ..engine.schedule import LEAN_BRAIDS_FROM
 from ..engine.solver import Solver, unique_solution
 from ..batch.watchdog import hard_limit, heartbeat, stop_after
-from . import main, note_earlier_files
+from . import install_signal_handlers, main, note_earlier_files
 from ..options import LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, solve_memory_bytes
 from .options import MEMORY_MIB, TIME_LIMIT
 from .theory_option import TheoryName, theories_help
@@ -210,7 +209,8 @@ def _check_apart(html_output: str, svg_output: str, svg_files: str) -> None:
 
 
 def _stop_cleanly_on_signals(where: dict) -> None:
-    """SIGINT / SIGTERM / SIGHUP end ``solve`` at once with one line and status 130 / 143 / 129.
+    """SIGINT / SIGTERM / SIGHUP end ``solve`` at once with one line and status 130 / 143 / 129 (unless
+    ignored from the start: :func:`~sudorules.cli.install_signal_handlers`).
 
     Raising an exception (the other commands' way) does not work here: the signal is handled in the
     middle of a CLIPS run, inside one of the rules' Python callbacks, where cffi prints and ignores
@@ -225,8 +225,7 @@ def _stop_cleanly_on_signals(where: dict) -> None:
              f"puzzle{'' if where['done'] == 1 else 's'}")
         os._exit(128 + signum)
 
-    for signum in STOP_SIGNALS:
-        signal.signal(signum, stop)
+    install_signal_handlers(stop)
 
 
 def _time_is_up(at: str, time_limit: Optional[float]):

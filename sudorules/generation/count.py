@@ -80,18 +80,24 @@ _SUBSETS_SECONDS = {35: "about 0.2 s", 36: "0.5-2 s", 37: "about 4 s", 38: "10 s
 #: The stop request shared with the C enumeration (the same type as :class:`sudorules.generation.generate.Stop`).
 Stop = _generate.Stop
 
-__all__ = ["BOX_COMPLETIONS", "GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "Stop", "count_in",
-           "count_minimals", "expensive_sample", "weights"]
+__all__ = ["BOX_COMPLETIONS", "GRIDS", "METHODS", "NON_ISOMORPHIC_GRIDS", "CountResult", "Stop", "clue_range",
+           "count_in", "count_minimals", "expensive_sample", "weights"]
+
+
+def clue_range(method: str, size: int, max_clues: int = 81) -> tuple[int, int]:
+    """The clue counts a run counts, lowest and highest: the row ``all`` and the totals cover these
+    only (subsets: up to ``size``; supersets: ``size`` to ``max_clues``)."""
+    if method == "subsets":
+        return 17, size
+    return max(size, 17), max_clues
 
 
 def weights(method: str, size: int, max_clues: int = 81) -> np.ndarray:
     """w[c] such that V_c = w[c] * X_c per complete grid (0 where c cannot be counted)."""
     w = np.zeros(82)
-    for c in range(17, 82):
-        if method == "subsets" and c <= size:
-            w[c] = comb(81, size) / comb(81 - c, size - c)
-        elif method == "supersets" and size <= c <= max_clues:
-            w[c] = comb(81, size) / comb(c, size)
+    low, high = clue_range(method, size, max_clues)
+    for c in range(low, high + 1):
+        w[c] = comb(81, size) / (comb(81 - c, size - c) if method == "subsets" else comb(c, size))
     return w
 
 
