@@ -78,7 +78,12 @@ class PuzzleRecord:
         return self.origin or f"line {self.line}"
 
     def with_tail(self, text: str) -> str:
-        """``text`` (the puzzle, or what an output makes of it) followed by this record's tail."""
+        """``text`` (the puzzle, or what an output makes of it) followed by this record's tail, after
+        the ``;`` that SHC's ``puzzle;comment`` lines put before it (canon wrote ``form comment``, a
+        line SHC's files do not have), else after a space."""
+        raw = self.text.rstrip()
+        if self.tail and raw.endswith(self.tail) and raw[:-len(self.tail)].rstrip().endswith(";"):
+            return f"{text};{self.tail}"
         return with_tail(text, self.tail)
 
 

@@ -125,6 +125,10 @@ def test_a_semicolon_starts_the_tail_as_in_shc_files():
     record, = list(read_puzzles([grid + ";113;52713;MithTE3#350;Trid=7"]))
     assert str(record.puzzle) == grid
     assert record.tail == "113;52713;MithTE3#350;Trid=7"
+    # a text output (canon) writes it back after its ';', as SHC's files have it (it wrote a space)
+    assert record.with_tail("FORM") == "FORM;113;52713;MithTE3#350;Trid=7"
+    spaced, = list(read_puzzles([grid + " 200314"]))
+    assert spaced.with_tail("FORM") == "FORM 200314"
     bad, = list(read_puzzles([grid + "x;1"]))
     assert bad.puzzle is None and bad.error == "bad character 'x' at column 82 (after the 81 grid characters)"
     longer, = list(read_puzzles([grid + "1;1"]))
