@@ -349,6 +349,21 @@ def test_backstop_scales_with_the_ratings(tmp_path):
 # 7. a crashed worker
 
 
+def _segv_the_worker(main: subprocess.Popen, first_row_out) -> tuple[int, str]:
+    """Once ``first_row_out()`` (EASY's row is written), SIGSEGV the one worker of a ``rate --jobs 1``
+    run while it rates HARD (a few seconds); the run's exit status and stderr."""
+    try:
+        wait_for(first_row_out, main, what="the first row")
+        workers = children(main.pid)
+        assert len(workers) == 1, workers
+        os.kill(workers[0][0], signal.SIGSEGV)
+        return finish(main, timeout=120)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+
+
 def test_a_worker_killed_by_a_signal_is_crashed_and_retried(tmp_path):
     """A worker killed by SIGSEGV while a memory limit is on (the default) gives a ``crashed`` row
     (it was ``memory``, which ``--retry crashed`` missed); the retry rates it."""
@@ -356,17 +371,7 @@ def test_a_worker_killed_by_a_signal_is_crashed_and_retried(tmp_path):
     (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
     out = tmp_path / "out.csv"
     args = ["rate", "in.txt", "--jobs", "1", "-o", "out.csv"]
-    main = start(args, tmp_path)
-    try:
-        wait_for(lambda: data_rows(out) >= 1, main, what="the first row")
-        workers = children(main.pid)
-        assert len(workers) == 1, workers
-        os.kill(workers[0][0], signal.SIGSEGV)  # while it rates HARD (a few seconds)
-        code, err = finish(main, timeout=120)
-    finally:
-        if main.poll() is None:
-            main.kill()
-            main.wait()
+    code, err = _segv_the_worker(start(args, tmp_path), lambda: data_rows(out) >= 1)
     assert_clean(err)
     assert code == 1, err  # a crashed row
     body = assert_complete_rate_file(out, puzzles)
@@ -385,18 +390,8 @@ def test_a_crashed_row_under_format_says_its_line_and_what_killed_it(tmp_path):
     (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
     lines = tmp_path / "lines.txt"
     with open(lines, "wb") as stdout:
-        main = start(["rate", "in.txt", "--jobs", "1", "--format", "{clues} {status}"], tmp_path,
-                     stdout=stdout)
-        try:
-            wait_for(lambda: lines.read_bytes().count(b"\n") >= 1, main, what="the first line")
-            workers = children(main.pid)
-            assert len(workers) == 1, workers
-            os.kill(workers[0][0], signal.SIGSEGV)  # while it rates HARD (a few seconds)
-            code, err = finish(main, timeout=120)
-        finally:
-            if main.poll() is None:
-                main.kill()
-                main.wait()
+        main = start(["rate", "in.txt", "--jobs", "1", "--format", "{clues} {status}"], tmp_path, stdout=stdout)
+        code, err = _segv_the_worker(main, lambda: lines.read_bytes().count(b"\n") >= 1)
     assert code == 1, err
     clues = [81 - sum(c in ".0" for c in p) for p in puzzles]
     assert lines.read_text().splitlines()[1:] == [f"{clues[1]} crashed", f"{clues[2]} solved"], lines.read_text()

@@ -210,6 +210,22 @@ def test_cli_grids_running_out_before_any_puzzle_leaves_the_old_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g3.txt", "old.txt"]  # no temporary file left
 
 
+def _terminated_once(process: subprocess.Popen, err: Path, ready) -> str:
+    """SIGTERM to a ``generate --progress`` run once ``ready(its stderr so far)``; its whole stderr."""
+    try:
+        end = time.monotonic() + 60
+        while not ready(err.read_text(errors="replace")):
+            assert process.poll() is None and time.monotonic() < end, err.read_text(errors="replace")
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    return err.read_text(errors="replace")
+
+
 def test_cli_generate_stopped_before_any_puzzle_leaves_the_old_file(tmp_path):
     """SIGTERM while generate -o waits for its second --grids line (one grid makes no controlled-bias
     puzzle): the old file is left as it was (it was replaced by an empty one), status 143."""
@@ -222,18 +238,9 @@ def test_cli_generate_stopped_before_any_puzzle_leaves_the_old_file(tmp_path):
     try:
         process.stdin.write("".join(map(str, core.random_grids(1, seed=5)[0])).encode() + b"\n")
         process.stdin.flush()
-        end = time.monotonic() + 60
-        while "0/2" not in err.read_text(errors="replace"):  # running, reading standard input
-            assert process.poll() is None and time.monotonic() < end, err.read_text(errors="replace")
-            time.sleep(0.05)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
+        stderr = _terminated_once(process, err, lambda said: "0/2" in said)  # running, reading standard input
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
         process.stdin.close()
-    stderr = err.read_text(errors="replace")
     assert process.returncode == 143, stderr
     assert old.read_text() == "kept\n"
     assert stderr.endswith("interrupted after 0 puzzles; old.txt left as it was\n"), stderr
@@ -299,18 +306,7 @@ def test_cli_generate_terminated_keeps_the_complete_puzzles(tmp_path):
         process = subprocess.Popen([sys.executable, "-m", "sudorules", "generate", "-m", "top-down", "-n", "10000000",
                                     "--seed", "5", "--jobs", "2", "-o", str(out), "--progress"],
                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle)
-    try:
-        end = time.monotonic() + 60
-        while not re.search(r"[1-9]\d*/10000000", err.read_text(errors="replace")):  # some puzzles made
-            assert process.poll() is None and time.monotonic() < end, err.read_text(errors="replace")
-            time.sleep(0.05)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    stderr = err.read_text(errors="replace")
+    stderr = _terminated_once(process, err, lambda said: re.search(r"[1-9]\d*/10000000", said))  # some made
     assert process.returncode == 143, stderr
     assert "Traceback" not in stderr
     said = re.search(r"interrupted after (\d+) puzzles?\n", stderr)
