@@ -13,7 +13,6 @@ for any program.
 from __future__ import annotations
 
 import os
-import signal
 from typing import Any
 
 
@@ -27,11 +26,9 @@ def guard_start_up() -> None:
     """SIGINT / SIGTERM / SIGHUP end the process at once with ``interrupted`` and 130 / 143 / 129,
     unless the signal is ignored (a background job of a script ignores SIGINT, ``nohup`` SIGHUP:
     it stays ignored)."""
-    from .errors import STOP_SIGNALS  # signal and typing only: nothing heavy
+    from .errors import catch_stop_signals  # signal and typing only: nothing heavy
 
-    for signum in STOP_SIGNALS:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, _stop_at_start_up)
+    catch_stop_signals(_stop_at_start_up)
 
 
 def main() -> None:

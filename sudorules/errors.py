@@ -27,6 +27,15 @@ EXIT_SIGTERM = 128 + signal.SIGTERM  #: 143: terminated (kill PID)
 #: temporary file of megabytes behind
 STOP_SIGNALS: tuple[int, ...] = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
                                       if s is not None)
+
+
+def catch_stop_signals(handler) -> dict:
+    """Make each of :data:`STOP_SIGNALS` call ``handler``, but one that whoever started us ignores,
+    which stays ignored as in any POSIX program (``nohup``: SIGHUP; a script's ``cmd &``: SIGINT);
+    the previous handlers of those set.  The one place of that rule: the start-up guard
+    (``__main__``) and every command's handlers (``cli.install_signal_handlers``)."""
+    return {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS
+            if signal.getsignal(signum) is not signal.SIG_IGN}
 #: 141: standard output was closed by its reader (``| head``): the output was cut, nothing failed;
 #: the status a shell shows for a program killed by SIGPIPE (13 on every POSIX system; Windows has
 #: no SIGPIPE, and a closed stdout ends the run with the same status there)

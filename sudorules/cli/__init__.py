@@ -19,7 +19,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 
 import click
 
-from ..errors import EXIT_INVALID, EXIT_SIGPIPE, STOP_SIGNALS, DiskFullError, Interrupted, SudorulesError
+from ..errors import (EXIT_INVALID, EXIT_SIGPIPE, DiskFullError, Interrupted, SudorulesError,
+                      catch_stop_signals)
 from ..reader import plural  # noqa: F401  (the commands' counts: from . import plural)
 
 
@@ -57,8 +58,7 @@ def install_signal_handlers(handler: Callable[[int, Any], None] = _raise_interru
 
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS
-            if signal.getsignal(signum) is not signal.SIG_IGN}
+    return catch_stop_signals(handler)
 
 
 class _ClosedStream(io.TextIOBase):
