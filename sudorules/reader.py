@@ -138,6 +138,16 @@ def printable(name: str) -> str:
         return name.encode("utf-8", PRINTABLE).decode("utf-8")
 
 
+#: how messages and tables name ``-`` (select, stats and compare said ``stdin``)
+STANDARD_INPUT = "standard input"
+
+
+def shown(name: str) -> str:
+    """An input's name as messages and tables give it: :data:`STANDARD_INPUT` for ``-``, else
+    :func:`printable` (``r\xe9.csv``)."""
+    return STANDARD_INPUT if name == "-" else printable(name)
+
+
 def plural(count: int, noun: str, grouped: bool = False) -> str:
     """``1 puzzle``, ``2 puzzles`` (``grouped``: ``1,024 rows``, as stats' report writes its counts):
     every count a message gives (rate, generate, count, select and stats had each their own)."""
@@ -203,14 +213,12 @@ def refuse_table(name: str, start: bytes) -> None:
     first = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
     packed = next((kind for magic, kind in _PACKED if start.startswith(magic)), None)
     if packed is not None:  # every line a bad record "not UTF-8 text (byte 0x8b at column 2)", no hint
-        shown = "standard input" if name == "-" else printable(name)
-        raise InputError(f"{shown}: {packed}, not text: uncompress it first "
+        raise InputError(f"{shown(name)}: {packed}, not text: uncompress it first "
                          f"(e.g. gunzip -c puzzles.txt.gz | sudorules rate -)")
     if first.startswith(b"PAR1") or first.lower().startswith((b"puzzle,", b'"puzzle",')):
         kind = "a Parquet table" if first.startswith(b"PAR1") else "a CSV table with a puzzle column"
-        shown = "standard input" if name == "-" else printable(name)
-        raise InputError(f"{shown}: {kind}, not a puzzle file: read its puzzles with "
-                         f"sudorules select {shown if name != '-' else '-'} --puzzles | sudorules rate - "
+        raise InputError(f"{shown(name)}: {kind}, not a puzzle file: read its puzzles with "
+                         f"sudorules select {shown(name) if name != '-' else '-'} --puzzles | sudorules rate - "
                          f"(or check, classify...)")
 
 

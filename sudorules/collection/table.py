@@ -21,7 +21,7 @@ from typing import Optional, Sequence
 from ..errors import InputError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
-from ..reader import check_source, printable, refuse_wide_text
+from ..reader import STANDARD_INPUT, check_source, refuse_wide_text, shown  # noqa: F401  (plot reads STANDARD_INPUT here)
 from .template import NUMBER
 
 BOM = "\ufeff"
@@ -61,16 +61,6 @@ def cell_number(text: str) -> Optional[float]:
         return None
     value = float(text)
     return value if math.isfinite(value) else None
-
-
-#: how messages and tables name ``-`` (as check, rate and generate do: ``stdin`` was select's, stats' and compare's)
-STANDARD_INPUT = "standard input"
-
-
-def shown(name: str) -> str:
-    """An input's name as messages and tables give it: :data:`STANDARD_INPUT` for ``-``, else
-    :func:`~sudorules.reader.printable` (``r\xe9.csv``)."""
-    return STANDARD_INPUT if name == "-" else printable(name)
 
 
 def read_bytes(name: str) -> bytes:
