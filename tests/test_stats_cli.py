@@ -414,7 +414,7 @@ def test_lines_not_counted_are_named(tmp_path):
     path.write_text(rate_csv(rows))
     result = run("stats", path)
     assert result.exit_code == 0, result.output
-    assert ("13 rows not counted in the ratings' statistics: invalid at lines 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 "
+    assert ("13 rows not solved (a rating's statistics leave out the rows where it failed): invalid at lines 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 "
             "and 2 more (no clue count: counted nowhere); timeout at line 17") in result.output
     data = json.loads(run("stats", path, "--json").output)
     assert data["not_counted"]["invalid"]["count"] == 12 and len(data["not_counted"]["invalid"]["lines"]) == 10

@@ -353,7 +353,8 @@ bad,,,,invalid,,wrong length: 3 grid characters
 
 
 def test_rate_output_with_failed_rows(tmp_path):
-    """The CSV of `sudorules rate`: failed rows count in the clue statistics only."""
+    """The CSV of `sudorules rate`: a failed row keeps the ratings it has (the timeout's W = 3, obtained
+    before its B timed out), the invalid row counts nowhere."""
     path = tmp_path / "rated.csv"
     path.write_text(RATE_CSV.format(p25=puzzle_with(25), p26=puzzle_with(26), p27=puzzle_with(27),
                                     p28=puzzle_with(28)))
@@ -364,15 +365,35 @@ def test_rate_output_with_failed_rows(tmp_path):
     assert report["status"] == {"invalid": 1, "not-solved": 1, "solved": 2, "timeout": 1}
     assert report["excluded_rows"] == 3
     assert report["columns"]["clues"]["count"] == 4  # the invalid row has no clue count
-    assert report["columns"]["W"]["count"] == 2  # the timeout's W = 3 is left out
-    assert report["columns"]["W"]["raw"]["mean"] == pytest.approx(3.0)
+    assert report["columns"]["W"]["count"] == 3 and report["columns"]["W"]["missing"] == 1
+    assert report["columns"]["W"]["raw"]["mean"] == pytest.approx((2 + 3 + 4) / 3)
+    assert report["columns"]["B"]["count"] == 2 and report["columns"]["B"]["missing"] == 2
     assert "seconds" not in report["columns"] and report["other_columns"] == ["seconds"]
     assert report["correlation"]["columns"] == ["clues", "W", "B"]
     assert report["not_counted"]["invalid"]["lines"] == [{"source": str(path), "line": 5}]
     with_seconds = build_report(load_collection([str(path)], ratings=["seconds"]))
-    assert with_seconds["columns"]["seconds"]["raw"]["mean"] == pytest.approx((0.055 + 0.5) / 2)
+    assert with_seconds["columns"]["seconds"]["raw"]["mean"] == pytest.approx((0.055 + 0.943 + 0.100 + 0.5) / 4)  # the failed rows' too
     # compare still takes it when named
-    assert compare_ratings(collection, "W", "seconds")["compared"] == 2
+    assert compare_ratings(collection, "W", "seconds")["compared"] == 3
+
+
+def test_a_ratings_statistics_depend_on_its_own_cells_only(tmp_path):
+    """A row `not-solved` because its BC failed keeps its W in W's statistics and comparisons: W's
+    report is the same as from a run of W alone (per row, W lost every value of a row where BC failed)."""
+    levels = [(25, 2, 2), (25, 5, None), (26, 7, None), (26, 3, 4), (27, 8, None), (27, 1, 1)]
+    both, alone = tmp_path / "both.csv", tmp_path / "alone.csv"
+    both.write_text("puzzle,clues,W,BC,status,error\n" + "".join(
+        f"{puzzle_with(n)},{n},{w},{'' if bc is None else bc},{'solved' if bc is not None else 'not-solved'},"
+        f"{'' if bc is not None else 'BC: the rules of BC do not solve it'}\n" for n, w, bc in levels))
+    alone.write_text("puzzle,clues,W,status\n" + "".join(f"{puzzle_with(n)},{n},{w},solved\n" for n, w, _ in levels))
+    from_both, from_alone = build_report(load_collection([str(both)])), build_report(load_collection([str(alone)]))
+    assert from_both["columns"]["W"] == from_alone["columns"]["W"]
+    assert from_both["columns"]["W"]["count"] == 6
+    assert from_both["level_distributions"]["W"] == from_alone["level_distributions"]["W"]
+    assert from_both["columns"]["BC"]["count"] == 3 and from_both["columns"]["BC"]["missing"] == 3
+    assert from_both["excluded_rows"] == 3 and from_both["not_counted"]["not-solved"]["count"] == 3
+    compared = compare_ratings(load_collection([str(both)]), "W", "BC")
+    assert compared["compared"] == 3 and compared["differ"] == 1
 
 
 def test_parquet_output_reads_like_the_csv(tmp_path):

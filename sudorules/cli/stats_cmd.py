@@ -54,8 +54,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     Other numeric columns (seconds, solutions...) are listed, not rated.
 
     \b
-    Rows not counted: a row whose status is not `solved` keeps its clue
-    count but is left out of every other statistic; an invalid puzzle line,
+    Rows not counted: a value counts for its own rating; a row whose status
+    is not `solved` misses only the ratings that failed in it (rate leaves
+    their cells empty) and keeps its clue count; an invalid puzzle line,
     an invalid row (rate: several solutions...) or an unreadable CSV row
     counts nowhere.  The report names their lines.
     Nothing to count at all (an empty file, every row invalid) is an error.

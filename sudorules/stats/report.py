@@ -1,8 +1,8 @@
 """All the statistics of a collection as one plain dictionary (the ``--json`` output, stable keys).
 
 Keys: ``sources`` (the inputs' names), ``rows``, ``status`` (rows per status), ``excluded_rows``
-(status other than solved: left out of the ratings' statistics), ``not_counted`` (per status of those
-rows: ``count`` and the first ``lines`` as ``{source, line}``), ``rating_columns`` (the columns
+(status other than solved: each leaves out of a rating's statistics the ratings that failed in it;
+a value it has counts), ``not_counted`` (per status of those rows: ``count`` and the first ``lines`` as ``{source, line}``), ``rating_columns`` (the columns
 statistics are computed for besides clues), ``other_columns`` (numeric columns that are not ratings,
 e.g. ``seconds``: no statistic), ``unbiased`` (whether controlled-bias corrections were applied),
 ``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments), ``per_clue`` (per

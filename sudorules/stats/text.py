@@ -74,8 +74,8 @@ def _header(report: dict) -> str:
             if name in COUNTED_NOWHERE:
                 text += " (no clue count: counted nowhere)"
             groups.append(text)
-        lines.append(f"{plural(report['excluded_rows'], 'row', grouped=True)} not counted in the ratings' statistics: "
-                     + "; ".join(groups))
+        lines.append(f"{plural(report['excluded_rows'], 'row', grouped=True)} not solved (a rating's statistics leave out "
+                     "the rows where it failed): " + "; ".join(groups))
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
                      "(add --rating NAME to treat one as a rating)")
