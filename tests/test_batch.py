@@ -466,6 +466,31 @@ def test_a_resume_under_other_limits_says_which_rows_stopped_at_the_old_ones(tmp
     assert rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=2, jobs=1, progress=False)).notes == []
 
 
+def test_a_resume_under_lower_limits_names_the_rows_rated_above_them(tmp_path):
+    """A row solved at B 5 stayed, unannounced, in an output resumed under --max-length 3, where the
+    same puzzle is not-solved: a value above a run's limits is told, with its line; a value within
+    them (B 5 resumed under 5) is not."""
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text("..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75\n")  # B 5
+    first = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    assert first.statuses == {"solved": 1}
+    assert rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=5, jobs=1, progress=False)).notes == []
+    lower = rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=3, jobs=1, progress=False))
+    assert lower.notes == ["1 earlier row of the output holds a value above this run's limits (--max-length 3; "
+                           "line 2: B 5): rated under higher limits, kept as it is; write to a new output to rate "
+                           "every row under these limits"]
+    # classify: a T&E-depth above --max-depth
+    depth2 = "..34...8.......1.37.....5.42...9....5.71..4...6...7....7...2.....58....19...6...."  # SHC, BxB 2
+    source.write_text(f"{depth2}\n")
+    out.unlink()
+    columns = ("te_depth", "B", "BxB", "BxBB")
+    rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False))
+    shallow = rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False, max_depth=1))
+    assert shallow.notes == ["1 earlier row of the output holds a value above this run's limits (--max-length 36, "
+                             "--max-depth 1; line 2: te_depth 2): rated under higher limits, kept as it is; write "
+                             "to a new output to rate every row under these limits"]
+
+
 def test_a_resume_notes_only_the_limits_an_option_set(tmp_path):
     """Resuming the same command said that rows "stopped at other limits (--max-length 13)" when they
     had stopped at the time limit (their error names the lengths the closures had reached), and

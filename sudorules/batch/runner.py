@@ -256,13 +256,41 @@ def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions")
         if lengths or depths:
             statuses[status] = statuses.get(status, 0) + 1
             limits |= {f"--max-length {n}" for n in lengths} | {f"--max-depth {n}" for n in depths}
-    if not statuses:
+    notes = [_above_limits(done, options)]
+    if statuses:
+        rows = sum(statuses.values())
+        notes.insert(0, f"{rows} earlier row{'s' if rows > 1 else ''} of the output stopped at other limits "
+                        f"({', '.join(sorted(limits))}) than this run's: "
+                        f"{'classify' if is_classification(options.ratings) else 'rate'} "
+                        f"{'them' if rows > 1 else 'it'} again with --retry {','.join(sorted(statuses))}")
+    return "; ".join(note for note in notes if note) or None
+
+
+#: the rating columns whose value is a depth (bounded by --max-depth), not a length
+_DEPTH_COLUMNS = ("TE", "te_depth", "gte_depth")
+
+
+def _above_limits(done: list[list[str]], options: "RateOptions") -> Optional[str]:
+    """A note when rows of the resumed output hold a value this run's limits cannot give: a W of 8
+    under --max-length 5 was rated under a higher limit, and it stays among rows where the same
+    puzzle would be not-solved (a rating's value is at most --max-length, a T&E-depth at most
+    --max-depth).  No --retry can pick them out by status: the note names the first and says how to
+    rate every row under this run's limits."""
+    found, first = 0, ""
+    for number, row in enumerate(done, start=2):  # the output's line: its header is line 1
+        for name, cell in zip(options.ratings, row[2:]):
+            limit = options.max_depth if name in _DEPTH_COLUMNS else options.max_length
+            if cell.strip().isdigit() and int(cell) > limit:
+                found += 1
+                first = first or f"line {number}: {name} {int(cell)}"
+                break
+    if not found:
         return None
-    rows = sum(statuses.values())
-    return (f"{rows} earlier row{'s' if rows > 1 else ''} of the output stopped at other limits "
-            f"({', '.join(sorted(limits))}) than this run's: {'classify' if is_classification(options.ratings) else 'rate'} "
-            f"{'them' if rows > 1 else 'it'} again with --retry "
-            f"{','.join(sorted(statuses))}")
+    limits = f"--max-length {options.max_length}" + (f", --max-depth {options.max_depth}"
+                                                       if is_classification(options.ratings) else "")
+    return (f"{found} earlier row{'s' if found > 1 else ''} of the output hold{'s' if found == 1 else ''} a value "
+            f"above this run's limits ({limits}; {first}): rated under higher limits, kept as "
+            f"{'they are' if found > 1 else 'it is'}; write to a new output to rate every row under these limits")
 
 
 def _tail_at(columns: Sequence[str]) -> Optional[int]:
