@@ -1041,3 +1041,45 @@ def test_a_csv_command_does_not_write_under_a_parquet_name(name, tmp_path):
     for args in (["check", DEMO], ["canon", DEMO], ["generate", "-m", "top-down", "-n", "1"]):
         assert_error(run([*args, "-o", name], tmp_path), 2, "not Parquet")
         assert not (tmp_path / name).exists()
+
+
+# ----------------------------------------------------------------------------------------------
+# a lead's review: options that changed nothing, and a machine's limit reported as a bug
+
+
+def test_solve_brief_is_refused_where_it_shortens_nothing(tmp_path):
+    """``solve --brief --theory BC`` printed the full path, --brief silently ignored: only T&E steps
+    have a context to leave out, and only the text path shows them (JSON keeps them to read back)."""
+    for args in (["--theory", "BC"], ["--theory", "W"], ["--theory", "TE1", "--format", "json"]):
+        result = run(["solve", EASY, "--brief", *args], tmp_path)
+        assert_error(result, 2, "--brief", usage_ok=True)
+        assert result.stdout == ""
+    brief = run(["solve", EASY, "--brief", "--theory", "te1"], tmp_path)
+    assert_ok(brief)
+    assert "T&E-depth = 1" in brief.stdout
+
+
+@pytest.mark.parametrize("command, target, args", [
+    ("select", "read_table", ["select", "rated.csv"]),
+    ("solve", "records_from_argument", ["solve", EASY]),
+])
+def test_out_of_memory_is_one_error_line_for_every_command(command, target, args, tmp_path, monkeypatch):
+    """A MemoryError outside ``count`` (which says it itself) was an "internal error" asking for a
+    report: the run hit the machine's limit, no bug.  In-process (CliRunner): a real one would take
+    the test machine's memory."""
+    import importlib
+
+    from click.testing import CliRunner
+
+    from sudorules.cli import main
+
+    def too_big(*_args, **_kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(importlib.import_module(f"sudorules.cli.{command}"), target, too_big)
+    monkeypatch.delenv("SUDORULES_DEBUG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert_clean(result.stderr)
+    assert result.stderr.startswith("Error: out of memory") and result.stderr.count("\n") == 1, result.stderr

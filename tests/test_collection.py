@@ -186,6 +186,21 @@ def test_a_number_cell_is_formatted_as_python_formats_it_or_refused(rated, tmp_p
     assert run(["check", tmp_path / "cb3.txt", "--format", "{tail:>12}|"]).stdout == " 1.16171e+06|\n"
 
 
+def test_a_spec_that_writes_a_number_as_something_else_is_refused(rated, tmp_path):
+    """{W:c} of 10 wrote chr(10), a line break inside the line (W 65 an 'A'): no number, refused as a
+    bad spec naming the field when the template is made.  n writes the number (no locale is set)."""
+    columns = ["puzzle", "W", "seconds"]
+    for text in ("{W:c}", "{W:>3c}", "{seconds:c}", "{puzzle:c}"):
+        name = text[1:text.index(":")]
+        with pytest.raises(OptionError, match=rf"^--format: bad format spec '[>3]*c' of \{{{name}\}} \(type 'c' "
+                                              r"writes the character of that code, not the number\)"):
+            RowTemplate(text, columns)
+    assert RowTemplate("{W:n}|{seconds:n}", columns).render({"W": "10", "seconds": "0.25"}) == "10|0.25"
+    result = run(["select", rated, "--format", "{puzzle} {W:c}", "-o", tmp_path / "out.txt"], code=2)
+    assert "bad format spec 'c' of {W}" in result.stderr and result.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_numbers_are_ascii_without_underscores_in_where_cells_and_value_files(tmp_path):
     """--where read 'W == ٣' and 'W == ３' as 3 where a cell '٣' is no number, and cells and --column
     values '1_000' were 1000 where --where called 1_000 no number: one syntax everywhere."""
@@ -225,7 +240,10 @@ def test_split_by_refuses_values_whose_files_differ_only_in_case(tmp_path):
     source.write_text("puzzle,W,tail\np1,1,A\np2,2,a\np3,3,b\n")
     result = run(["select", source, "--split-by", "tail", "-o", tmp_path / "out"], code=1)
     assert "tail-A.csv and tail-a.csv" in result.stderr and result.stderr.count("\n") == 1
-    assert list((tmp_path / "out").iterdir()) == []
+    # nothing left behind: the refusal came after -o DIR was made, an empty directory (parents too)
+    assert not (tmp_path / "out").exists()
+    result = run(["select", source, "--split-by", "tail", "-o", tmp_path / "new" / "out"], code=1)
+    assert "tail-A.csv and tail-a.csv" in result.stderr and not (tmp_path / "new").exists()
 
 
 #: three valid puzzles, then a bad character, a repeated digit, a puzzle of several solutions and a byte

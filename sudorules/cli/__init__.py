@@ -5,7 +5,8 @@ is printed as one ``Error: ...`` line with its exit status; SIGINT, SIGTERM and 
 :class:`~sudorules.errors.Interrupted` in the main thread, which a command may catch to say what it
 kept, and which otherwise ends the run with ``interrupted`` and status 130 / 143 / 129; a closed standard
 output (``| head``) ends the run quietly with status 141, as SIGPIPE ends other programs; no Python traceback reaches the user (an unexpected one is
-reduced to one line, in full with ``SUDORULES_DEBUG=1``).
+reduced to one line, in full with ``SUDORULES_DEBUG=1``); a :class:`MemoryError` from any command is
+``Error: out of memory ...``, status 1.
 """
 
 from __future__ import annotations
@@ -317,6 +318,15 @@ class _Main(click.Group):
             full = DiskFullError("standard output: no space left on device (disk full)")
             click.echo(f"Error: {full}", err=True)
             sys.exit(full.exit_code)
+        except MemoryError as error:  # the machine's limit, not a bug: no "internal error", no report asked for
+            if os.environ.get("SUDORULES_DEBUG"):
+                raise
+            # the frames of the traceback hold what filled memory: dropped before the message is written
+            error.__traceback__ = None
+            del error
+            click.echo("Error: out of memory: the run needed more memory than this machine could give "
+                       "(a smaller input, or fewer --jobs where the command has them, needs less)", err=True)
+            sys.exit(EXIT_INVALID)
         except Exception as error:  # a bug: one line for the user, the traceback on request
             self._internal_error(error)
         finally:

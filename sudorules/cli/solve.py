@@ -13,7 +13,7 @@ from ..output import check_output, check_output_directory, is_stdout
 from ..errors import (EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError,
                       OutputError, SudorulesError)
 from ..resolution import families
-from ..enums import Status, Theory
+from ..enums import TE_THEORIES, Status, Theory
 from ..resolution.path import format_path
 from ..resolution.steps import Resolution
 from ..reader import names_file, records_from_argument
@@ -44,8 +44,10 @@ HEARTBEAT_SECONDS = 10.0
               help="Re-check every step with the independent checker and the core's solution (T&E steps: "
                    "their contexts replayed down to the contradiction).")
 @click.option("--brief", is_flag=True, default=False,
-              help="T&E theories: one line per T&E elimination (hypothesis, contradiction, target), without "
-                   "the context's own path under it.")
+              help="T&E theories (" + ", ".join(TE_THEORIES) + ") and the text path only: one line per T&E "
+                   "elimination (hypothesis, contradiction, target), without the context's own path under it. "
+                   "A usage error with another theory (no step has a context to leave out) or --format json "
+                   "(which keeps the contexts).")
 @click.option("--lean-braids-from", type=click.IntRange(*LEAN_BRAIDS_FROM_RANGE), default=LEAN_BRAIDS_FROM, show_default=True,
               help="B, gB: from this level on, braids of the newest lengths are tried one target at a time and "
                    "found by the compiled braid search (the rules' partial braids only where it runs out of budget): "
@@ -82,6 +84,14 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     """
     from ..resolution.verify import replay
 
+    # --brief only leaves out T&E contexts from the text path: elsewhere it changed nothing, silently,
+    # and a user took the full path for the brief one; refused before any work, as other misuse
+    if brief and str(theory) not in TE_THEORIES:
+        raise click.UsageError(f"--brief applies to the T&E theories ({', '.join(TE_THEORIES)}), whose steps "
+                               f"have contexts to leave out: --theory {theory} has none")
+    if brief and output_format == "json":
+        raise click.UsageError("--brief shortens the text path only: --format json keeps every T&E step's "
+                               "context, for Resolution.from_json to read back whole")
     records = records_from_argument(source)
     numbered = names_file(source)
     if numbered:

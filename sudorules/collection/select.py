@@ -140,8 +140,10 @@ def write_split(table: Table, column: str, indices: Sequence[int], directory: st
     written through :func:`sudorules.output.open_output`); ``(path, rows)`` per file, in level order.
     Interrupted, the files written so far (each complete) go with the exception as its ``written``."""
     groups = levels(table, column, indices)
-    folder = make_directory(directory)
-    paths = split_paths(folder, column, [value for value, _ in groups], writer.suffix)
+    # the file names refused (two levels, one file) before the directory is made: a refused run
+    # left a new, empty DIR behind
+    paths = split_paths(Path(directory), column, [value for value, _ in groups], writer.suffix)
+    make_directory(directory)
     for path in paths:  # every file checked before the first is written (one was, before the refusal)
         check_output(path, inputs)
     written: list[tuple[Path, int]] = []

@@ -171,14 +171,23 @@ class RowTemplate:
                     format(0, spec)
                 except ValueError:
                     raise self._error(at, f"bad format spec {spec!r} of {{{name}}} ({error})") from None
-            if not _SPEC.fullmatch(spec):  # _formatted reads the spec's parts: none Python takes is missed
+            parts = _SPEC.fullmatch(spec)
+            if not parts:  # _formatted reads the spec's parts: none Python takes is missed
                 raise self._error(at, f"bad format spec {spec!r} of {{{name}}}")
+            if parts["type"] in _NOT_THE_NUMBER:  # Python takes it, but the cell would no longer read as itself
+                raise self._error(at, f"bad format spec {spec!r} of {{{name}}} (type {parts['type']!r} writes "
+                                      f"{_NOT_THE_NUMBER[parts['type']]}, not the number)")
         return _Field(name, spec)
 
 
 #: the widest field and the longest precision a spec may ask for: a line is one row, and a larger
 #: width is no layout but a way to exhaust memory
 MAX_WIDTH = 1000
+
+#: format spec types Python takes that write a number as something else, refused when the template is
+#: made: {W:c} of 10 wrote chr(10), a line break in the middle of a line.  (n stays: without a locale
+#: set, as here, it writes the number as d or g does; x, o, b, % are the number in another notation.)
+_NOT_THE_NUMBER = {"c": "the character of that code"}
 
 #: format spec types that read the cell as a number (``{seconds:.2f}``, ``{W:03d}``)
 _FLOAT_TYPES, _INT_TYPES = set("eEfFgG%"), set("dnxXob")
