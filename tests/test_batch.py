@@ -200,14 +200,19 @@ def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on
     # in a process of its own: a worker forked from this test process inherits its heap, whose free
     # space the kernel's cap on address space does not see being reused (the row came out solved
     # once in a full parallel run).
-    done = subprocess.run([sys.executable, "-m", "sudorules", "rate", str(source), "--rating", "W", "--jobs", "1",
+    # With B after W: the error names the rating that ran out ("worker exited ... under its memory
+    # limit" of a W,B row did not say which) and the one not rated.
+    done = subprocess.run([sys.executable, "-m", "sudorules", "rate", str(source), "--rating", "W,B", "--jobs", "1",
                            "--memory-limit", "16", "-o", str(out), "--no-progress"], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
-    rows = _rows(out)[1:]
-    assert [r[0] for r in rows] == [hardest, easy]
-    assert rows[0][3] == "memory" and rows[0][2] == "" and float(rows[0][4]) > 0  # the time it ran
-    assert rows[1][3] == "solved" and rows[1][2] == "0"
+    header, *rows = _rows(out)
+    rows = [dict(zip(header, row)) for row in rows]
+    assert [r["puzzle"] for r in rows] == [hardest, easy]
+    assert rows[0]["status"] == "memory" and rows[0]["W"] == "" and float(rows[0]["seconds"]) > 0  # the time it ran
+    assert rows[0]["error"].startswith("W: ") and rows[0]["error"].endswith("; B not rated"), rows[0]
+    assert "memory limit" in rows[0]["error"], rows[0]
+    assert rows[1]["status"] == "solved" and rows[1]["W"] == "0"
     # CLIPS says "[MEMORY1] Out of memory." before its worker exits: the row says it already
     assert "Out of memory" not in done.stderr, done.stderr
 

@@ -650,8 +650,23 @@ def test_rate_interrupted(signum, tmp_path):
     assert not wait_gone(kids, 5.0), "a worker outlived the interrupted run"
 
 
-# ----------------------------------------------------------------------------------------------
-# solve and count: signals
+def test_rate_interrupted_inside_a_retry_says_how_many_of_the_rows_asked_for(tmp_path):
+    """Ctrl-C during ``--retry`` said "interrupted after 1 rows", without the "of M" of any other
+    interrupted run (the total is counted only after the retry): it now says how many of the rows
+    asked for were rated again (the resume from the side file: test_batch's retry test)."""
+    puzzles = [EASY, LONG_GB_PATH, HARD]
+    (tmp_path / "in.txt").write_text("\n".join(puzzles) + "\n")
+    out = tmp_path / "out.csv"
+    out.write_text(",".join(RATE_HEADER) + "\n" + "".join(
+        f"{p},{81 - p.count('.')},,timeout,0.100,,W: at least 1\n" for p in puzzles))
+    side = tmp_path / "out.csv.retry.csv"
+    args = ["rate", "in.txt", "-o", "out.csv", "--retry", "timeout", "--jobs", "1", "--rating", "W"]
+    main = start(args, tmp_path, start_new_session=True)
+    code, err, _ = signal_when(main, lambda: data_rows(side) >= 1, signal.SIGINT, "the first row retried",
+                               group=True)
+    assert code == 128 + signal.SIGINT, f"exit {code}\n{err}"
+    assert_clean(err)
+    assert "interrupted after rating again 1 of 3 rows; run the same command again to resume" in err, err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])

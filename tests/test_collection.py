@@ -372,9 +372,14 @@ def test_select_refuses_bad_options_in_one_line_and_writes_nothing(rated, tmp_pa
 
 
 def test_select_refuses_a_file_that_is_no_table_in_one_line(tmp_path):
+    """A puzzle file given to select is the wrong kind of input, status 2 as a table given to rate is
+    (it was 1, as a damaged table is); stats and compare say the same."""
     (tmp_path / "cb.txt").write_text(CB_SAMPLE)
-    result = run(["select", tmp_path / "cb.txt", "--where", "W > 1"], code=1)
+    result = run(["select", tmp_path / "cb.txt", "--where", "W > 1"], code=2)
     assert "not the header of a CSV output" in result.stderr and result.stderr.count("\n") == 1
+    (tmp_path / "cb.csv").write_text(CB_SAMPLE)
+    for command in (["stats", tmp_path / "cb.csv"], ["compare", tmp_path / "cb.csv", "--ratings", "clues", "clues"]):
+        assert "not the header of a CSV output" in run(command, code=2).stderr
     (tmp_path / "bad.csv").write_text("puzzle,W\np,1\nq,2,3\n")
     assert "line 3: 3 cells, the header has 2" in run(["select", tmp_path / "bad.csv"], code=1).stderr
     assert "no such file" in run(["select", tmp_path / "nonexist.csv"], code=2).stderr

@@ -395,7 +395,7 @@ def test_a_crashed_row_under_format_says_its_line_and_what_killed_it(tmp_path):
     assert code == 1, err
     clues = [81 - sum(c in ".0" for c in p) for p in puzzles]
     assert lines.read_text().splitlines()[1:] == [f"{clues[1]} crashed", f"{clues[2]} solved"], lines.read_text()
-    assert "line 2: crashed: worker killed by SIGSEGV" in err, err
+    assert "line 2: crashed: W: worker killed by SIGSEGV" in err, err  # W: the rating it was on
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1050,6 +1050,13 @@ def test_solve_svg_says_which_drawings_are_an_earlier_runs(tmp_path):
     assert (folder / "step-001.svg").exists()
     again = run(["solve", EASY, "--svg", str(folder / "new")], tmp_path)
     assert again.returncode == 0 and "note:" not in again.stderr, again.stderr
+    # the other layout's drawings: a file's puzzle-N folders beside a lone puzzle's steps, and back
+    (tmp_path / "one.txt").write_text(EASY + "\n")
+    filed = run(["solve", "one.txt", "--svg", str(folder / "new")], tmp_path)
+    assert filed.returncode == 0 and (folder / "new" / "puzzle-1" / "step-001.svg").exists()
+    assert "also holds step-001.svg" in filed.stderr and "step-0" in filed.stderr, filed.stderr
+    lone = run(["solve", EASY, "--svg", str(folder / "new")], tmp_path)
+    assert lone.returncode == 0 and "also holds puzzle-1, from an earlier run" in lone.stderr, lone.stderr
 
 
 def test_an_output_another_run_wrote_meanwhile_is_not_replaced(tmp_path):

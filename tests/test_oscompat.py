@@ -530,3 +530,20 @@ def test_a_windows_crash_code_is_crashed():
     pool = OrderedPool(_grower, (0,), memory_limit=2**30)
     assert pool._death(0xC0000005) == ("crashed", "worker ended by exception 0xc0000005")
     assert pool._death(1)[0] == "memory"  # CLIPS' exit under its cap
+
+
+@pytest.mark.parametrize("command", [["check", "-"], ["solve", "-"]])
+def test_a_bad_start_method_is_an_error_for_commands_without_workers(monkeypatch, command):
+    """``SUDORULES_START_METHOD=bogus sudorules check`` ran as if it were unset: only the commands that
+    start workers read it, where the README says any other value is an error (status 2)."""
+    from click.testing import CliRunner
+
+    from sudorules.cli import main as cli
+
+    monkeypatch.setenv(oscompat.START_METHOD_VARIABLE, "bogus")
+    result = CliRunner().invoke(cli, command, input="1" * 81 + "\n")
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: SUDORULES_START_METHOD=bogus: expected one of spawn, fork")
+    assert result.output.count("\n") == 1
+    monkeypatch.delenv(oscompat.START_METHOD_VARIABLE)
+    assert CliRunner().invoke(cli, command, input="1" * 81 + "\n").exit_code != 2

@@ -666,3 +666,16 @@ def test_random_inputs_never_give_a_traceback(tmp_path_factory):
             assert result.output.startswith("Error: ") and result.output.count("\n") == 1, (data, result.output)
 
     check()
+
+
+def test_log_of_a_column_that_is_no_rating_says_so(tmp_path):
+    """``--log seconds`` of a rate output said "unknown column" of a column the file has; it is a usage
+    error (status 2) that says what to add, where a name of no column stays "unknown column"."""
+    path = tmp_path / "rated.csv"
+    path.write_text(rate_csv([(25, 1, 1, "solved", 1.0), (26, 2, 2, "solved", 2.0), (27, 3, 3, "solved", 4.0)]))
+    result = run("stats", path, "--log", "seconds")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert result.output.startswith("Error: --log seconds: not a rating column: add --rating seconds")
+    assert "unknown" not in result.output
+    assert "unknown column" in run("stats", path, "--log", "nope").output
+    assert run("stats", path, "--log", "seconds", "--rating", "seconds").exit_code == 0

@@ -113,8 +113,8 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
             index, payload = task
             try:
                 result = ("ok", handle(payload))
-            except MemoryError:
-                result = ("memory", None)
+            except MemoryError:  # said as the death under the limit is (_death), not as an empty reason
+                result = ("memory", "out of memory under its memory limit")
             except Exception as error:  # reported to the parent, which records it and goes on
                 result = ("error", f"{type(error).__name__}: {error}")
             conn.send((index, result))

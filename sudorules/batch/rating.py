@@ -71,6 +71,22 @@ CLASSIFY_COLUMNS = ("te_depth", "B", "BxB", "BxBB")
 STATUSES = tuple(str(s) for s in Status if s is not Status.CONTRADICTION)
 
 
+def computation_order(ratings: Sequence[str]) -> list[str]:
+    """The order in which a row's ratings are computed: the bounds first (:data:`UPPER_BOUNDS`), the
+    columns keeping the order asked."""
+    return sorted(ratings, key=lambda r: _BOUNDS_FIRST.get(r, 1))
+
+
+def rating_in_progress(ratings: Sequence[str], finished: Iterable[str]) -> str:
+    """The rating a row was computing when its worker died, given those it had ``finished`` (what the
+    worker reported): the first of :func:`computation_order` not finished; ``classify`` for a
+    classification (one computation for all its columns)."""
+    if is_classification(ratings):
+        return "classify"
+    done = set(finished)
+    return next((name for name in computation_order(ratings) if name not in done), ratings[-1])
+
+
 def canonical_rating(name: str) -> str:
     """The rating ``name`` names, in any case (``w`` is ``W``, ``gb`` is ``gB``, ``bxb`` is ``BxB``),
     spelt as :data:`ALL_RATINGS` spells it; any other theory name (``BC``, ``S+W``, ``default``...:
@@ -225,6 +241,11 @@ class Rater:
         self.classify = classify
         self.max_depth = max_depth
         self.solver = Solver(max_length=max_length)
+        if classify or any(name in COMPILED_RATINGS for name in self.ratings):
+            # the compiled engine now too, before a pool worker caps its memory: mapped later, its
+            # shared object counted against the cap, and under a small one the row was "crashed:
+            # ImportError: ... failed to map segment", not "memory"
+            from ..engine import te  # noqa: F401
         for name in self.ratings:  # load the rules now, once per worker process, not on the first puzzle
             if not classify and name not in COMPILED_RATINGS:
                 self.solver.engine(self.theories.get(name) or rule_ratings()[name])
@@ -247,7 +268,7 @@ class Rater:
             outcomes = self._classify(puzzle, solution, row)
         else:
             done: dict[str, tuple[str, str]] = {}
-            for name in sorted(self.ratings, key=lambda r: _BOUNDS_FIRST.get(r, 1)):
+            for name in computation_order(self.ratings):
                 done[name] = self._rate_one(name, puzzle, solution, row, done)
                 if on_rating is not None:  # the row so far: kept if the worker is killed before the end
                     on_rating(replace(row, ratings=dict(row.ratings), seconds=time.perf_counter() - started,

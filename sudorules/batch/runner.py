@@ -47,7 +47,7 @@ from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_mem
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
 from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
                       open_output, stream_descriptor, write_all)
-from .rating import RatingRow, Rater, compiled_only, header, is_classification, record_failed_row
+from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_in_progress, record_failed_row
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
 
@@ -168,6 +168,8 @@ class BatchSummary:
     retried: int = 0  #: earlier rows replaced by a new rating (``retry``)
     total: Optional[int] = None  #: puzzle records in the input, where it can be counted ahead
     notes: list[str] = field(default_factory=list)  #: what the user should know about the output
+    #: while a ``--retry`` runs, the number of rows it rates again (its "N of M" when interrupted)
+    retrying: Optional[int] = None
     #: the statuses of the rows found in the output (resumed; after a retry, as it left them): the
     #: exit status is the whole output's, not only this run's rows'
     earlier: dict[str, int] = field(default_factory=dict)
@@ -333,6 +335,8 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
         fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
     except OSError as error:  # a name the file system refuses once ".retry.csv" is added (too long)
         raise BatchError(f"{side}: {error.strerror or error} (the side file of --retry): use a shorter -o name") from None
+    summary.retrying = len(wanted)  # an interrupted retry says "N of M rows", N counting the rows a
+    summary.retried = len(finished)  # killed retry left in the side file
     try:
         if os.fstat(fd).st_size == 0:
             write_all(fd, csv_line(["row", *columns]).encode(), side, cut_back=True)
@@ -341,6 +345,7 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
             write_all(fd, csv_line([str(index), *cells]).encode("utf-8"), side, cut_back=True)
             finished[index] = cells
             summary.count(new)
+            summary.retried = len(finished)
     finally:
         os.close(fd)
     for index, cells in finished.items():
@@ -400,11 +405,15 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
     def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow],
                    seconds: float) -> RatingRow:
         status = kind if kind in ("timeout", "memory") else "crashed"
-        row = record_failed_row(record, ratings, status, detail, seconds)
-        if partial is not None:  # keep the ratings the row finished before its worker was killed
-            row.ratings.update(partial.ratings)
-            missing = [name for name in ratings if name not in partial.ratings]
-            row.error = f"{detail}; {', '.join(missing)} not rated" if missing else detail
+        finished = partial.ratings if partial is not None else {}
+        # prefixed by the rating the worker was on, as every rating's reason is: "worker exited ...
+        # under its memory limit" of a W,B row did not say which of them ran out
+        at = rating_in_progress(ratings, finished)
+        row = record_failed_row(record, ratings, status, f"{at}: {detail}", seconds)
+        row.ratings.update(finished)  # keep the ratings the row finished before its worker was killed
+        missing = [name for name in ratings if name not in finished and name != at and at != "classify"]
+        if missing:
+            row.error += f"; {', '.join(missing)} not rated"
         return row
 
     jobs = options.jobs or cpu_count()

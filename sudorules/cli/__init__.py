@@ -279,6 +279,11 @@ class _Main(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         _current_directory()
+        from ..oscompat import start_method
+
+        # a bad SUDORULES_START_METHOD is an error for every command, as the README says, not only for
+        # those that start workers: a typo went unnoticed by check and solve until a rate run
+        start_method()
         with _closed_stdout_ends_quietly():
             return super().invoke(ctx)
 

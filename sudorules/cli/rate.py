@@ -166,7 +166,10 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
             of = f" of {done.total}" if done.total else ""
             again = ("; run the same command again to resume" if output not in (None, "-") and not is_stream(output)
                      else "")  # a FIFO or a device holds nothing to resume from
-            click.echo(f"interrupted after {done.rows}{of} rows{again}", err=True)
+            if done.retrying is not None and done.retried < done.retrying:  # stopped inside --retry
+                click.echo(f"interrupted after rating again {done.retried} of {done.retrying} rows{again}", err=True)
+            else:
+                click.echo(f"interrupted after {done.rows}{of} rows{again}", err=True)
         else:
             click.echo("interrupted", err=True)
         raise click.exceptions.Exit(stop.exit_code)

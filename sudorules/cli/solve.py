@@ -172,6 +172,11 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             status = max(status, EXIT_MEMORY)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)
+    if svg_output is not None:
+        # and the other layout's entries: a file's puzzle-N folders beside a lone puzzle's step files
+        # (or the reverse) went unmentioned, as if they were this run's
+        note_earlier_files(svg_output, r"step-\d+\.svg" if numbered else r"puzzle-\d+", [],
+                           svg_output, "not drawn by this one")
     if svg_output is not None and numbered:
         note_earlier_files(svg_output, r"puzzle-\d+", drawn, svg_output, "not drawn by this one")
     if html_output is not None and resolutions:

@@ -31,6 +31,14 @@ class TableError(SudorulesError):
     """An input whose content is not a table of ours (exit status 1); the message names the file and line."""
 
 
+class NotATableError(TableError, InputError):
+    """A puzzle file (or any text whose first line is one cell) where one of our tables is read: the
+    wrong kind of input, refused before any work with status 2, as the reverse is
+    (:func:`sudorules.reader.refuse_table`); ``select puzzles.txt`` gave status 1, as for a damaged table."""
+
+    exit_code = InputError.exit_code
+
+
 @dataclass
 class Table:
     """A table read from ``name``: its header, its rows (lists of cells, header order) and the line
@@ -165,7 +173,7 @@ def csv_rows(name: str, text: str) -> tuple[list[str], list[list[str]], list[int
                 continue
             if not columns:
                 if len(cells) < 2:
-                    raise TableError(f"{shown(name)} line {line}: {cells[0][:40]!r} is not the header of a CSV "
+                    raise NotATableError(f"{shown(name)} line {line}: {cells[0][:40]!r} is not the header of a CSV "
                                      "output (check, rate, classify, select); a puzzle file? rate or check it first")
                 columns = [c.strip() for c in cells]
                 check_header(name, line, columns)

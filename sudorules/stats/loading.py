@@ -62,7 +62,7 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from ..collection.table import (TableError, cell_number, check_header, csv_rows, is_parquet, parquet_lines,
+from ..collection.table import (NotATableError, TableError, cell_number, check_header, csv_rows, is_parquet, parquet_lines,
                                 parquet_strings, read_bytes, shown, table_text)
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
 from ..puzzle import is_puzzle_line
@@ -276,6 +276,8 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
     reader, as select's)."""
     try:
         header, rows, lines, broken = csv_rows(name, text)
+    except NotATableError as error:  # the wrong kind of input, as in select: status 2
+        raise StatsFileError(str(error)) from None
     except TableError as error:
         raise StatsInputError(str(error)) from None
     if not header:

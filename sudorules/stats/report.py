@@ -40,10 +40,10 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
     log_columns = [column_named(name, names) for name in log_columns]  # in any case, as --rating
     for name in log_columns:
         if name not in names:
-            hint = (f"; {name!r} is not a rating column: add --rating {name} to treat it as one"
-                    if name in collection.value_columns else "")
-            raise StatsUsageError(f"--log {name}: unknown column (columns with statistics: "
-                                  f"{', '.join(names) or 'none'}){hint}")
+            # a column of the input that is no rating is not "unknown": it has no statistics to log
+            what = ("not a rating column: add --rating {0} to treat it as one".format(name)
+                    if name in collection.value_columns else "unknown column")
+            raise StatsUsageError(f"--log {name}: {what} (columns with statistics: {', '.join(names) or 'none'})")
     clues = collection.clues() if collection.has_clues else None
     sources = collection.inputs or (list(dict.fromkeys(collection.frame["source"].astype(str)))
                                     if "source" in collection.frame else [])
