@@ -268,6 +268,12 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
             raise OutputError(f"{name}: {error.strerror}") from None
         if head != start:
             raise OutputError(f"{name}: exists and is not {what}; refusing to replace it (remove it first)")
+    if _is_stream_name(name) and info is None:
+        # /dev and /proc hold streams and devices, which exist: a new name there is no file to make
+        # (stats --plot /proc/x.png printed its report, then failed on the write)
+        root = "/" + os.path.abspath(name).split("/")[1]
+        raise OutputError(f"{name}: no such file ({root} holds streams and devices: a name there is written "
+                          "only when it exists)")
     if _is_stream_name(name) or (info is not None and not stat.S_ISREG(info.st_mode)):
         if info is not None and not os.access(name, os.W_OK):
             raise OutputError(f"{name}: permission denied")
@@ -277,6 +283,25 @@ def check_output(target: Optional[PathLike], inputs: Iterable[Optional[PathLike]
         raise OutputError(f"{name}: no such directory: {os.path.dirname(name) or '.'}")
     if not os.access(directory, os.W_OK | os.X_OK):
         raise OutputError(f"{name}: permission denied (cannot create a file in {os.path.dirname(name) or '.'})")
+    _probe(directory, name)
+
+
+def _probe(directory: str, name: str) -> None:
+    """Make, and remove at once, one of the target's own temporary files: ``os.access`` answers yes
+    where no file can be made (as root, on /proc or /sys: ``stats --plot /proc/x.png`` printed its
+    whole report, then failed), and the file system's own answer is the one the write will get."""
+    import tempfile
+
+    try:
+        fd, path = tempfile.mkstemp(prefix=_temporary_prefix(os.path.basename(name)), suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise OutputError(f"{name}: {error.strerror or error} (cannot create a file in "
+                          f"{os.path.dirname(name) or '.'})") from None
+    os.close(fd)
+    try:
+        os.unlink(path)
+    except OSError:  # gone already (another run took it for a stale temporary): nothing left behind
+        pass
 
 
 def _stdout_file() -> Optional[tuple[int, int]]:

@@ -1,5 +1,6 @@
 """The ``stats`` and ``compare`` commands through click's CliRunner: outputs and clean errors."""
 
+import math
 import json
 import os
 import subprocess
@@ -624,6 +625,19 @@ def test_plot_into_a_missing_directory_through_the_real_command(files, tmp_path)
     assert "Traceback" not in done.stderr and not target.parent.exists()
 
 
+@pytest.mark.parametrize("target", ["/proc/sudorules-test.png", "/sys/sudorules-test.svg"])
+def test_plot_where_no_file_can_be_made_is_refused_before_any_work(files, target):
+    """As root, os.access says /proc and /sys are writable: ``stats --plot /proc/x.png`` printed its
+    whole report, then failed on the write.  A new name under /proc (/dev) is no file, and the
+    directory is asked by making one of the target's temporary files there."""
+    pytest.importorskip("matplotlib")
+    if not os.path.isdir(os.path.dirname(target)):
+        pytest.skip(f"no {os.path.dirname(target)} here")
+    result = run("stats", files / "puzzles.txt", "--plot", target)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.startswith(f"Error: {target}: ") and result.stderr.count("\n") == 1, result.stderr
+
+
 def test_plot_never_replaces_an_input(files):
     pytest.importorskip("matplotlib")
     (files / "W.png").write_text("".join(f"{w}\n" for _, w, _, _, _ in ROWS))  # a value file named .png
@@ -679,3 +693,19 @@ def test_log_of_a_column_that_is_no_rating_says_so(tmp_path):
     assert "unknown" not in result.output
     assert "unknown column" in run("stats", path, "--log", "nope").output
     assert run("stats", path, "--log", "seconds", "--rating", "seconds").exit_code == 0
+
+
+def test_an_invalid_rows_tries_are_not_in_t(tmp_path):
+    """The empty grid, rated invalid (several solutions) with a tail of 5, added its 5 tries to T, the
+    total of the numbers of minimals per grid: an invalid row counts nowhere, T included."""
+    rows = [(25, 1, 1, "solved", 1.0), (26, 2, 2, "solved", 2.0), (27, 3, 3, "solved", 4.0)]
+    tries = [1000, 2000, 3000]
+    path = tmp_path / "rated.csv"
+    lines = ["puzzle,clues,W,status,tail,error"]
+    lines += [f"{puzzle_with(n)},{n},{w},{s},{t}," for (n, w, _, s, _), t in zip(rows, tries)]
+    lines.append("." * 81 + ",0,,invalid,5,line 4: several solutions")
+    path.write_text("\n".join(lines) + "\n")
+    data = json.loads(run("stats", path, "--json").output)
+    assert data["minimals"]["total_tries"] == sum(tries)
+    per_clue = {r["clues"]: r for r in data["minimals"]["per_clue"]}
+    assert per_clue[26]["per_grid"] == pytest.approx(math.comb(81, 26) / sum(tries))

@@ -19,8 +19,9 @@ import pandas as pd
 def minimals_per_grid(clues: pd.Series, tries: pd.Series) -> tuple[pd.DataFrame, dict]:
     """Per clue count: ``on``, ``per_grid`` = M(n), ``relative_error``, ``tries_per_minimal``; and the totals.
 
-    ``clues`` and ``tries`` are aligned per puzzle; rows without a clue count (invalid puzzles) still
-    consumed their tries and count in T.
+    ``clues`` and ``tries`` are aligned per puzzle; T is the sum of ``tries`` (the caller gives 0 for
+    the rows that count nowhere: an invalid puzzle is no output of the generator, so its tail is no
+    tries count of the run).
     """
     total_tries = float(tries.sum())
     on = clues.dropna().astype(int).value_counts().sort_index()

@@ -108,7 +108,11 @@ def _minimals(collection: Collection) -> dict:
     missing = int((rows & collection.frame["tries"].isna()).sum())
     if missing:
         return {"note": f"tries missing on {plural(missing, 'puzzle', grouped=True)}: numbers of minimals not estimated"}
-    table, total = minimals_per_grid(collection.clues(), collection.frame["tries"].fillna(0))
+    # an invalid or unreadable row counts nowhere, T included: the empty grid rated "several
+    # solutions" with a tail of 5 added 5 tries to T (the generator makes unique minimal puzzles
+    # only, so such a line's tail is no tries count of its run)
+    tries = collection.frame["tries"].where(collection.somewhere).fillna(0)
+    table, total = minimals_per_grid(collection.clues(), tries)
     return {**total, "per_clue": _records(table, "clues")}
 
 
