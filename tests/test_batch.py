@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -184,6 +185,305 @@ def test_dask_cluster_gives_the_local_output(cb001, tmp_path):
                                   dashboard_address=None) as cluster:
         rate_file(str(source), str(remote), RateOptions(ratings=("W",), progress=False, scheduler=cluster.scheduler_address))
     assert _without_seconds(_rows(remote)) == _without_seconds(_rows(local))
+
+
+def _slowest(cb001, count):
+    """The ``count`` cb-001 puzzles of highest published W (the slowest under W: about 0.2-1.8 s each)."""
+    lines = (cb001 / "puzzles.txt").read_text().splitlines()
+    ws = [int(v) for v in (cb001 / "W-ratings.txt").read_text().split()]
+    return [lines[i].split()[0] for i in sorted(range(len(ws)), key=lambda i: -ws[i])[:count]]
+
+
+def _one_worker_cluster():
+    """A cluster of one dask worker process of one thread (and its nanny), as a user starts one."""
+    distributed = pytest.importorskip("distributed")
+    return distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+
+
+def _rating_process(dask_worker_pid, seconds=30.0):
+    """The rating process a dask worker started (a child, not multiprocessing's resource tracker)."""
+    from test_cli_edges import children
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        kids = children(dask_worker_pid)
+        if kids:
+            return kids[0][0]
+        time.sleep(0.05)
+    pytest.fail(f"the dask worker {dask_worker_pid} started no rating process")
+
+
+def test_dask_memory_limit_gives_the_local_memory_row_and_the_dask_worker_lives(cb001, tmp_path):
+    """--memory-limit on a cluster: the row of a puzzle past it is ``memory``, as in a local run
+    (test_a_worker_over_its_memory_limit...: the same puzzle, the same limit), its neighbours are rated,
+    and the dask worker goes on (it was ignored: a ``solved`` row, or a blow-up killed the dask worker)."""
+    distributed = pytest.importorskip("distributed")
+    hardest = _slowest(cb001, 1)[0]
+    easy = [p for p, _, _ in _published(cb001, 0, 2)]
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(f"{easy[0]}\n{hardest}\n{easy[1]}\n")
+    with _one_worker_cluster() as cluster, distributed.Client(cluster) as client:
+        before = client.run(os.getpid)
+        rate_file(str(source), str(out), RateOptions(ratings=("W", "B"), memory_limit=16, progress=False,
+                                                     scheduler=cluster.scheduler_address))
+        assert client.run(os.getpid) == before, "the dask worker was restarted"
+    header, *rows = _rows(out)
+    rows = [dict(zip(header, row)) for row in rows]
+    assert [r["status"] for r in rows] == ["solved", "memory", "solved"], rows
+    assert rows[1]["error"].startswith("W: ") and rows[1]["error"].endswith("; B not rated"), rows[1]
+    assert "memory limit" in rows[1]["error"] and rows[1]["W"] == rows[1]["B"] == "", rows[1]
+
+
+def test_dask_a_killed_rating_process_gives_its_puzzle_alone_a_crashed_row(cb001, tmp_path):
+    """A puzzle whose rating process dies (SIGKILL here; a SIGSEGV in CLIPS, the OOM killer) gets a
+    ``crashed`` row naming the rating it was on, as in a local run; its neighbours are rated and the
+    dask worker lives (it was the dask worker that died: its whole chunk of 16 crashed, with dask's
+    KilledWorker text, or was silently rated again)."""
+    distributed = pytest.importorskip("distributed")
+    slow = _slowest(cb001, 2)  # W9-W10: 1.7 s each, time to kill
+    easy = [p for p, _, _ in _published(cb001, 0, 2)]
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text("\n".join([easy[0], slow[0], easy[1]]) + "\n")
+    outcome = {}
+
+    def run():
+        try:
+            outcome["summary"] = rate_file(str(source), str(out), RateOptions(ratings=("W",), progress=False,
+                                                                              scheduler=cluster.scheduler_address))
+        except BaseException as error:  # noqa: BLE001  (said below)
+            outcome["error"] = error
+
+    with _one_worker_cluster() as cluster, distributed.Client(cluster) as client:
+        [pid] = client.run(os.getpid).values()
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.read_text().count("\n") < 2) and time.monotonic() < deadline:
+            time.sleep(0.02)  # the first row (easy[0]) written: its next puzzle is slow[0]
+        time.sleep(0.3)
+        os.kill(_rating_process(pid), signal.SIGKILL)
+        runner.join(60)
+        assert not runner.is_alive() and "error" not in outcome, outcome
+        assert list(client.run(os.getpid).values()) == [pid], "the dask worker was restarted"
+    header, *rows = _rows(out)
+    rows = [dict(zip(header, row)) for row in rows]
+    assert [r["status"] for r in rows] == ["solved", "crashed", "solved"], rows
+    assert rows[1]["error"] == "W: worker killed by SIGKILL", rows[1]
+
+
+def test_dask_workers_lost_cost_no_neighbour_its_row_and_say_it_in_one_line(cb001, tmp_path):
+    """A task whose dask workers all died (dask's KilledWorker; here allowed-failures 0 and one kill)
+    is rated again one record per task, so that no neighbour of a puzzle fatal to its dask worker
+    shares its fate (the whole chunk was ``crashed`` with dask's KilledWorker text, on several lines);
+    a single record's task gets one ``crashed`` row saying so in one line."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+    from types import SimpleNamespace
+    from distributed.scheduler import KilledWorker
+    from sudorules.batch import distributed as ours
+    from sudorules.reader import read_puzzles
+
+    puzzles = _slowest(cb001, 3)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with _one_worker_cluster() as cluster, distributed.Client(cluster) as client:
+            [pid] = client.run(os.getpid).values()
+            sizes, submit = [], client.submit  # the records of each task submitted
+            client.submit = lambda function, chunk, *rest, **options: (
+                sizes.append(len(chunk)), submit(function, chunk, *rest, **options))[1]
+            rows = ours.rate_records_on_cluster(read_puzzles(puzzles), client, ("W",), chunk_size=3)
+            got = {}
+            runner = threading.Thread(target=lambda: got.update(rows=list(rows)), daemon=True)
+            runner.start()
+            deadline = time.monotonic() + 30
+            while not any(client.processing().values()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.5)  # the task runs (its rating process starts, then 3 puzzles of 0.4-1.8 s)
+            os.kill(pid, signal.SIGKILL)
+            runner.join(120)
+            assert not runner.is_alive()
+            assert list(client.run(os.getpid).values()) != [pid]  # the nanny started another
+    assert [row.status for row in got["rows"]] == ["solved"] * 3, got["rows"]
+    assert sizes == [3, 1, 1, 1], sizes  # the task of 3 whose worker died, then one per record
+    assert [row.puzzle for row in got["rows"]] == puzzles
+
+    # a lone record's task: its row, in one line
+    record = next(iter(read_puzzles(puzzles[:1])))
+    dead = SimpleNamespace(status="error", exception=lambda: KilledWorker("rate_chunk-1", SimpleNamespace(
+        address="tcp://10.0.0.7:4242"), 3))
+    cluster = ours._Cluster(None, "tcp://10.0.0.5:8786")
+    [row] = ours._rows_of(ours._Task([record], dead), ("W", "B"), cluster)
+    assert row.status == "crashed" and "\n" not in row.error, row
+    assert row.error == ("the dask worker rating it died 4 times (dask's distributed.scheduler.allowed-failures), "
+                         "the last tcp://10.0.0.7:4242; W, B not rated"), row.error
+    assert ours._rows_of(ours._Task([record, record], dead), ("W",), cluster) is None  # split
+
+
+def test_dask_rows_come_back_as_they_are_rated_and_workers_that_join_are_used(cb001, tmp_path):
+    """Tasks are sized by the pace measured: hard puzzles go one or two to a task, so their rows come
+    back (and are written, kept by an interruption) as they are rated, and the load is even; a worker
+    that joins during the run gets work (chunks of 16 came back whole, and the number in flight was
+    fixed from the threads at the start)."""
+    distributed = pytest.importorskip("distributed")
+    from sudorules.batch.distributed import rate_records_on_cluster
+    from sudorules.reader import read_puzzles
+
+    puzzles = _slowest(cb001, 12)  # W8-W10: 0.2-1.8 s each
+    with _one_worker_cluster() as cluster, distributed.Client(cluster) as client:
+        with distributed.get_task_stream(client) as stream:
+            rows = rate_records_on_cluster(read_puzzles(puzzles), client, ("W",))
+            first = next(rows)
+            cluster.scale(2)
+            rest = list(rows)
+        tasks = [task for task in stream.data if "rate_chunk" in str(task.get("key"))]
+    assert [row.puzzle for row in [first, *rest]] == puzzles
+    assert len(tasks) >= len(puzzles) // 2, [len(task) for task in tasks]
+    assert len({task["worker"] for task in tasks}) == 2, "the worker that joined rated nothing"
+
+
+def test_dask_an_interrupted_run_stops_its_ratings_on_the_cluster(cb001):
+    """A run interrupted (its client gone, as on Ctrl-C) stops the ratings of its running task, as a
+    local run kills its workers: dask does not stop a running task, which went on with the rest of
+    its records (a hard puzzle for minutes) and kept the dask worker thread from the next run."""
+    distributed = pytest.importorskip("distributed")
+    from sudorules.batch.distributed import ClusterError, rate_records_on_cluster
+    from sudorules.reader import read_puzzles
+
+    puzzles = _slowest(cb001, 5)  # 5-6 s of rating, in one task
+
+    def executing(dask_worker):
+        return len(dask_worker.state.executing)
+
+    with _one_worker_cluster() as cluster, distributed.Client(cluster) as observer:
+        user = distributed.Client(cluster.scheduler_address)
+        rows = rate_records_on_cluster(read_puzzles(puzzles), user, ("W",), chunk_size=5)
+        ended: list = []
+
+        def consume() -> None:  # ends in ClusterError: its client goes
+            try:
+                list(rows)
+            except ClusterError as error:
+                ended.append(error)
+
+        runner = threading.Thread(target=consume, daemon=True)
+        runner.start()
+        [pid] = observer.run(os.getpid).values()
+        _rating_process(pid)
+        time.sleep(0.5)
+        assert list(observer.run(executing).values()) == [1]
+        user.close()  # the interruption: its futures released
+        stopped = time.monotonic() + 3
+        while list(observer.run(executing).values()) != [0] and time.monotonic() < stopped:
+            time.sleep(0.1)
+        assert list(observer.run(executing).values()) == [0], "the task still runs"
+        runner.join(30)
+        assert len(ended) == 1 and "lost the dask scheduler" in str(ended[0])
+
+
+def test_dask_an_address_that_never_answers_is_one_line_before_any_output(tmp_path, monkeypatch):
+    """A --scheduler port that accepts connections and never answers (an HTTP server, the dashboard's
+    port): one line within the connection's time, status 1, and no output file (it hung for ever)."""
+    pytest.importorskip("distributed")
+    import socket
+    from sudorules.batch import distributed as ours
+
+    monkeypatch.setattr(ours, "CONNECT_SECONDS", 1)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+    threading.Thread(target=lambda: held.append(server.accept()), daemon=True).start()
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(NO_SOLUTION + "\n")
+    outcome = {}
+
+    def run():
+        try:
+            rate_file(str(source), str(out), RateOptions(progress=False,
+                                                         scheduler=f"tcp://127.0.0.1:{server.getsockname()[1]}"))
+        except BaseException as error:  # noqa: BLE001
+            outcome["error"] = error
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(15)
+    server.close()
+    assert not runner.is_alive(), "still waiting after 15 s"
+    error = outcome.get("error")
+    assert isinstance(error, ours.ClusterError) and error.exit_code == 1, repr(error)
+    assert "accepts connections, but no dask scheduler answered within 1 s" in str(error), error
+    assert not out.exists()
+
+
+def test_dask_an_unreachable_scheduler_makes_no_output(tmp_path, monkeypatch):
+    """The scheduler is reached before the output is made: an unreachable one left an output holding
+    its header only (a Parquet output, its side CSV)."""
+    pytest.importorskip("distributed")
+    import socket
+    from sudorules.batch import distributed as ours
+
+    monkeypatch.setattr(ours, "CONNECT_SECONDS", 1)
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    source = tmp_path / "in.txt"
+    source.write_text(NO_SOLUTION + "\n")
+    names = ["out.csv"] + (["out.parquet"] if _has("pyarrow") else [])
+    for name in names:
+        with pytest.raises(ours.ClusterError, match=f"cannot reach the dask scheduler at tcp://127.0.0.1:{port}"):
+            rate_file(str(source), str(tmp_path / name),
+                      RateOptions(progress=False, scheduler=f"tcp://127.0.0.1:{port}"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
+
+
+def test_dask_a_worker_or_nanny_address_is_refused_by_name(tmp_path):
+    """--scheduler given a dask worker's or nanny's address: one line saying so, status 2, no output
+    (it was "internal error: TypeError: Worker.identity() got an unexpected keyword argument")."""
+    pytest.importorskip("distributed")
+    from sudorules.errors import SudorulesError
+
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(NO_SOLUTION + "\n")
+    with _one_worker_cluster() as cluster:
+        [nanny] = cluster.workers.values()
+        for address, said in ((nanny.worker_address, f"is a dask worker, not a scheduler: give its scheduler's "
+                                                     f"address ({cluster.scheduler_address})"),
+                              (nanny.address, "is a dask nanny (it starts a dask worker), not a scheduler")):
+            with pytest.raises(SudorulesError) as caught:
+                rate_file(str(source), str(out), RateOptions(progress=False, scheduler=address))
+            assert caught.value.exit_code == 2 and said in str(caught.value), caught.value
+    assert not out.exists()
+
+
+def test_dask_jobs_with_a_scheduler_is_refused():
+    """jobs is for local worker processes: with a scheduler it was silently ignored."""
+    from sudorules.errors import OptionError
+
+    with pytest.raises(OptionError, match="jobs is for local worker processes, not with a scheduler"):
+        RateOptions(jobs=2, scheduler="tcp://127.0.0.1:8786")
+
+
+def test_a_parquet_resume_refused_leaves_no_side_csv(tmp_path):
+    """A Parquet output resumed with another input is refused (status 2) and leaves nothing behind:
+    the CSV made from it to resume (out.parquet.partial.csv) stayed."""
+    pytest.importorskip("pyarrow")
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    first, other, out = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "out.parquet"
+    first.write_text("\n".join(demo[:2]) + "\n")
+    other.write_text("\n".join(demo[2:4]) + "\n")
+    rate_file(str(first), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    before = out.read_bytes()
+    with pytest.raises(BatchError, match="another input"):
+        rate_file(str(other), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "out.parquet"]
+    assert out.read_bytes() == before
+
+
+def _has(module):
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
 
 
 def test_a_worker_over_its_memory_limit_gives_a_memory_row_and_the_batch_goes_on(cb001, tmp_path):

@@ -876,6 +876,15 @@ def test_rate_bad_option_value(option, tmp_path):
     assert not (tmp_path / "out.csv").exists(), "the output was created before the option was rejected"
 
 
+@pytest.mark.parametrize("command", ["rate", "classify"])
+def test_jobs_with_a_scheduler_is_refused_before_any_output(command, tmp_path):
+    """--jobs sets local worker processes: with --scheduler it was accepted and silently ignored."""
+    (tmp_path / "in.txt").write_text(EASY + "\n")
+    result = run([command, "in.txt", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:9", "-o", "out.csv"], tmp_path)
+    assert_error(result, 2, "--jobs", "not with --scheduler", usage_ok=True)
+    assert not (tmp_path / "out.csv").exists()
+
+
 def test_rate_missing_input_creates_no_output(tmp_path):
     result = run(["rate", "nonexist.txt", "-o", "x.csv"], tmp_path)
     assert_error(result, 2, "no such file")

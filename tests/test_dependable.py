@@ -320,7 +320,7 @@ def test_a_killed_row_keeps_its_finished_ratings():
 
 
 def test_backstop_grows_with_the_ratings():
-    from sudorules.batch.runner import backstop_seconds
+    from sudorules.batch.rating import backstop_seconds
 
     one = backstop_seconds(("W",), 6.0)
     four = backstop_seconds(("W", "gW", "B", "gB"), 6.0)

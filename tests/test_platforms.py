@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from sudorules.batch.pool import OrderedPool
-from sudorules.batch.rating import Rater
-from sudorules.batch.runner import RateOptions, _make_rater_handle, rate_file
+from sudorules.batch.rating import Rater, _make_rater_handle
+from sudorules.batch.runner import RateOptions, rate_file
 from sudorules.reader import read_puzzles
 
 from test_cli_edges import (CMD, DEMO, EASY, HARD, LONG_B, _env, assert_complete_rate_file,

@@ -74,3 +74,24 @@ def test_a_worker_grown_past_half_its_limit_is_replaced_before_its_next_task():
     (_, first), (_, kept), (_, after), (_, later) = pool.imap(enumerate(["a", "keep", "b", "c"]))
     assert first == kept != after == later  # replaced once, after the task that grew it by 150 MiB
     assert pool.replaced == 1
+
+
+def test_kept_workers_serve_the_next_call_and_a_dead_one_is_replaced():
+    """``keep_workers``: the workers (and the state they built) outlive a call for the next one, as a
+    dask worker thread's pool does between its tasks; one that died while idle is replaced; close()
+    stops them."""
+    import signal
+
+    pool = OrderedPool(_factory, (0,), jobs=1, on_failure=_failure)
+    try:
+        [(_, first)] = pool.imap([(0, 1)], keep_workers=True)
+        [(_, again)] = pool.imap([(0, 2)], keep_workers=True)
+        assert first == again and pool.replaced == 0
+        os.kill(again, signal.SIGKILL)
+        time.sleep(0.2)
+        assert [r[0] for r in pool.imap(enumerate([3, "crash", 4]), keep_workers=True)] == [3, "crashed", 4]
+        [(_, later)] = pool.imap([(0, 5)])  # without keep_workers: stopped at the end
+        assert later != again
+    finally:
+        pool.close(kill=True)
+    assert pool._workers == []

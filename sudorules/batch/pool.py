@@ -234,16 +234,22 @@ class OrderedPool:
         worker.process.join()
         worker.conn.close()
 
-    def imap(self, tasks: Iterable[tuple[int, Any]]) -> Iterator[Any]:
-        """Yield the results of ``tasks`` in their order (tasks are ``(index, payload)``, indexes increasing)."""
+    def imap(self, tasks: Iterable[tuple[int, Any]], keep_workers: bool = False) -> Iterator[Any]:
+        """Yield the results of ``tasks`` in their order (tasks are ``(index, payload)``, indexes increasing).
+
+        ``keep_workers``: once every task is done, leave the workers running (their state loaded) for
+        the next call, which uses them; :meth:`close` stops them.  A call interrupted or stopped early
+        kills them as always.  (A dask task rates its records on such a pool, kept between tasks by
+        :mod:`~sudorules.batch.distributed`: the rules are loaded once per dask worker thread.)"""
         pending = iter(tasks)
         order: deque[int] = deque()  # indexes handed out and not yet yielded, in task order
         retry: list[tuple[int, Any]] = []  # tasks whose worker died before receiving them
         results: dict[int, Any] = {}
         finished = False
         try:
-            self._workers = []
-            for _ in range(self.jobs):  # one by one, so that an interruption kills those started
+            for worker in self._workers:  # kept by the previous call: idle, ready (or dead: replaced by _step)
+                worker.task, worker.partial = None, None
+            while len(self._workers) < self.jobs:  # one by one, so that an interruption kills those started
                 self._workers.append(self._spawn())
             while True:
                 for worker in self._workers:
@@ -271,7 +277,8 @@ class OrderedPool:
                 self._step(results, retry)
         finally:
             # Interrupted, or the consumer stopped early: the workers' tasks are of no use any more.
-            self.close(kill=not finished)
+            if not (finished and keep_workers):
+                self.close(kill=not finished)
 
     def _step(self, results: dict[int, Any], retry: list[tuple[int, Any]]) -> None:
         """Wait for messages or deaths, record results, kill overdue workers and replace dead ones."""
@@ -345,6 +352,17 @@ class OrderedPool:
         if self.memory_limit:
             return "memory", f"worker exited with status {exitcode} under its memory limit"
         return "crashed", f"worker exited with status {exitcode}"
+
+    def kill_busy(self) -> None:
+        """Kill the workers busy with a task, from another thread than the one in :meth:`imap` (which
+        sees them die: their tasks get ``crashed`` results, and the workers are replaced): for a
+        task whose results nobody waits for any more (a dask client interrupted, distributed.py)."""
+        for worker in list(self._workers):
+            if worker.task is not None:
+                try:
+                    worker.process.kill()
+                except (OSError, ValueError, AttributeError):  # already gone, or closed meanwhile
+                    pass
 
     def close(self, kill: bool = False) -> None:
         """Stop every worker: ask idle ones to end, kill the rest (all of them at once with ``kill``)."""

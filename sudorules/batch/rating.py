@@ -360,3 +360,63 @@ class Rater:
             outcomes.append((str(g.status), g.error))
         row.ratings.update({name: columns[name] for name in self.ratings})
         return outcomes
+
+
+# --- the pool of rating processes: a local run's, and each dask worker thread's ------------------
+
+def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float],
+                       max_depth: int = 3) -> Callable:
+    """Worker factory for the pool: build the rater once per process, return its per-record function
+    (which reports each finished rating to the pool: a row whose worker is killed keeps them)."""
+    from .pool import report_partial
+
+    rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
+    return lambda record: rater.rate(record, on_rating=report_partial)
+
+
+def backstop_seconds(ratings: Sequence[str], time_limit: Optional[float]) -> Optional[float]:
+    """The pool's hard limit for one row: the engines stop themselves at ``time_limit`` per rating and
+    say "timeout"; this kill is only for a run that cannot stop itself (one CLIPS call can last
+    seconds).  Each rating of the row has its own limit, so the backstop grows with their number:
+    2 x time_limit per rating, and 10 s for a worker's start.  (It was 2 x time_limit + 10 for the
+    whole row: ``--rating W,gW,B,gB --time-limit 6`` killed rows at 22 s whose four ratings were
+    each within their 6 s.)"""
+    if time_limit is None:
+        return None
+    return 2 * time_limit * max(1, len(ratings)) + 10
+
+
+def failure_handler(ratings: Sequence[str]) -> Callable[[PuzzleRecord, str, str, Optional[RatingRow], float],
+                                                          RatingRow]:
+    """The pool's ``on_failure`` for rows of ``ratings``: the row of a record whose worker died, was
+    killed by the backstop or ran out of memory, with the ratings it finished (a local run's pool, and
+    each dask worker's, :mod:`~sudorules.batch.distributed`)."""
+    ratings = tuple(ratings)
+
+    def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow],
+                   seconds: float) -> RatingRow:
+        status = kind if kind in ("timeout", "memory") else "crashed"
+        finished = partial.ratings if partial is not None else {}
+        # prefixed by the rating the worker was on, as every rating's reason is: "worker exited ...
+        # under its memory limit" of a W,B row did not say which of them ran out
+        at = rating_in_progress(ratings, finished)
+        row = record_failed_row(record, ratings, status, f"{at}: {detail}", seconds)
+        row.ratings.update(finished)  # keep the ratings the row finished before its worker was killed
+        missing = [name for name in ratings if name not in finished and name != at and at != "classify"]
+        if missing:
+            row.error += f"; {', '.join(missing)} not rated"
+        return row
+    return on_failure
+
+
+def rating_pool(ratings: Sequence[str], max_length: int, time_limit: Optional[float], max_depth: int, jobs: int,
+                memory_limit: Optional[int], start_method: Optional[str] = None):
+    """The :class:`~sudorules.batch.pool.OrderedPool` of ``jobs`` rating processes, each capped at
+    ``memory_limit`` bytes past its loaded rules (None: no cap), with the time backstop and
+    :func:`failure_handler`: a local run's, and each dask worker thread's."""
+    from .pool import OrderedPool
+
+    ratings = tuple(ratings)
+    return OrderedPool(_make_rater_handle, (ratings, max_length, time_limit, max_depth), jobs,
+                       failure_handler(ratings), task_timeout=backstop_seconds(ratings, time_limit),
+                       memory_limit=memory_limit or None, start_method=start_method)

@@ -47,7 +47,7 @@ from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_mem
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
 from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
                       open_output, stream_descriptor, write_all)
-from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_in_progress, record_failed_row
+from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_pool
 from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
 from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
 
@@ -218,16 +218,24 @@ class RateOptions:
             object.__setattr__(self, "jobs", jobs)
         object.__setattr__(self, "time_limit", check_time_limit(self.time_limit))
         object.__setattr__(self, "memory_limit", check_memory_mib(self.memory_limit))
+        if self.scheduler is not None and self.jobs is not None:
+            # Refused, not ignored: on a cluster the parallelism is its dask workers' threads (dask
+            # worker --nworkers N --nthreads 1); a --jobs kept from a local command line would say
+            # otherwise, and silently (the output is the same whatever it is).
+            raise OptionError("jobs is for local worker processes, not with a scheduler: the cluster's dask workers "
+                              "rate, one puzzle at a time per worker thread (dask worker --nworkers N --nthreads 1)")
 
 
-def _rater(options: RateOptions) -> Callable:
-    """A function from records to their rows in order: local worker processes or a dask cluster."""
+def _rater(options: RateOptions, client=None) -> Callable:
+    """A function from records to their rows in order: local worker processes, or the dask cluster
+    of ``client`` (connected by :func:`rate_file`)."""
     def rate(records: Iterable[PuzzleRecord]) -> Iterator[RatingRow]:
-        if options.scheduler is not None:
+        if client is not None:
             from .distributed import rate_records_on_cluster
 
-            return rate_records_on_cluster(records, options.scheduler, options.ratings, options.max_length,
-                                           options.time_limit, max_depth=options.max_depth)
+            return rate_records_on_cluster(records, client, options.ratings, options.max_length,
+                                           options.time_limit, max_depth=options.max_depth,
+                                           memory_limit=options.memory_limit)
         return rate_records(records, options)
     return rate
 
@@ -375,47 +383,10 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
     summary.retried = len(finished)
 
 
-def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Optional[float],
-                       max_depth: int = 3) -> Callable:
-    """Worker factory for the pool: build the rater once per process, return its per-record function
-    (which reports each finished rating to the pool: a row whose worker is killed keeps them)."""
-    from .pool import report_partial
-
-    rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
-    return lambda record: rater.rate(record, on_rating=report_partial)
-
-
-def backstop_seconds(ratings: Sequence[str], time_limit: Optional[float]) -> Optional[float]:
-    """The pool's hard limit for one row: the engines stop themselves at ``time_limit`` per rating and
-    say "timeout"; this kill is only for a run that cannot stop itself (one CLIPS call can last
-    seconds).  Each rating of the row has its own limit, so the backstop grows with their number:
-    2 x time_limit per rating, and 10 s for a worker's start.  (It was 2 x time_limit + 10 for the
-    whole row: ``--rating W,gW,B,gB --time-limit 6`` killed rows at 22 s whose four ratings were
-    each within their 6 s.)"""
-    if time_limit is None:
-        return None
-    return 2 * time_limit * max(1, len(ratings)) + 10
-
-
 def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOptions()) -> Iterator[RatingRow]:
     """Rate records on ``options.jobs`` worker processes (default: all cores); yield rows in input order."""
     ratings = tuple(options.ratings)
     time_limit = options.time_limit
-
-    def on_failure(record: PuzzleRecord, kind: str, detail: str, partial: Optional[RatingRow],
-                   seconds: float) -> RatingRow:
-        status = kind if kind in ("timeout", "memory") else "crashed"
-        finished = partial.ratings if partial is not None else {}
-        # prefixed by the rating the worker was on, as every rating's reason is: "worker exited ...
-        # under its memory limit" of a W,B row did not say which of them ran out
-        at = rating_in_progress(ratings, finished)
-        row = record_failed_row(record, ratings, status, f"{at}: {detail}", seconds)
-        row.ratings.update(finished)  # keep the ratings the row finished before its worker was killed
-        missing = [name for name in ratings if name not in finished and name != at and at != "classify"]
-        if missing:
-            row.error += f"; {', '.join(missing)} not rated"
-        return row
-
     jobs = options.jobs or cpu_count()
     if jobs == 1 and compiled_only(ratings):
         # The compiled engine's ratings need no worker process: their memory is bounded (the engine's
@@ -424,12 +395,10 @@ def rate_records(records: Iterable[PuzzleRecord], options: RateOptions = RateOpt
         rater = Rater(ratings, max_length=options.max_length, time_limit=time_limit, max_depth=options.max_depth)
         yield from (rater.rate(record) for record in records)
         return
-    from .pool import OrderedPool, default_memory_limit
+    from .pool import default_memory_limit
 
-    hard_limit = backstop_seconds(ratings, time_limit)
     memory_limit = default_memory_limit(jobs) if options.memory_limit is None else options.memory_limit * 2**20
-    pool = OrderedPool(_make_rater_handle, (ratings, options.max_length, time_limit, options.max_depth), jobs,
-                       on_failure, task_timeout=hard_limit, memory_limit=memory_limit or None)
+    pool = rating_pool(ratings, options.max_length, time_limit, options.max_depth, jobs, memory_limit)
     yield from pool.imap(enumerate(records))
 
 
@@ -443,7 +412,9 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
     those whose status is in ``retry``, which are rated again and replaced.  An output name ending
     in ``.parquet`` is built from a resumable CSV beside it (``NAME.parquet.partial.csv``) and
     written at the end.  With ``scheduler`` (``tcp://HOST:PORT``), the puzzles are rated on that
-    dask.distributed cluster instead of local worker processes (see :class:`RateOptions`).
+    dask.distributed cluster instead of local worker processes (see :class:`RateOptions`), reached
+    before any output file is made (:mod:`~sudorules.batch.distributed`: ``ClusterError`` when no
+    scheduler answers there, ``NotSchedulerError`` for a dask worker's or nanny's address).
 
     ``template`` (``--format``) writes one text line per row instead of the CSV, to standard output
     or a stream only (an output file is the resumable CSV), and each ``invalid`` row's reason on
@@ -466,14 +437,29 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         start_method()  # a bad SUDORULES_START_METHOD: an OptionError before any output is made
     if output is not None and is_parquet_name(output):
         require("pyarrow", f"writing {output}")
-        return _rate_to_parquet(source, output, options, origin)
-    ratings, retry = tuple(options.ratings), tuple(options.retry)
-    if retry and (output is None or is_stream(output)):
+    if options.retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
+    if options.scheduler is None:
+        return _rate_file(source, output, options, template, origin, None)
+    from .distributed import cluster_client
+
+    # The cluster is reached (a scheduler, answering within CONNECT_SECONDS) before any output file is
+    # made: an unreachable one left an output holding only its header (or a Parquet's side CSV).
+    with cluster_client(options.scheduler) as client:
+        return _rate_file(source, output, options, template, origin, client)
+
+
+def _rate_file(source: str, output: Optional[str], options: RateOptions, template: Optional[RowTemplate],
+               origin: Optional[str], client) -> BatchSummary:
+    """:func:`rate_file` once its arguments are checked (and the cluster reached: ``client``, a
+    connected ``distributed.Client``, or None for local worker processes)."""
+    if output is not None and is_parquet_name(output):
+        return _rate_to_parquet(source, output, options, origin, client)
+    ratings, retry = tuple(options.ratings), tuple(options.retry)
     tail = True  # the tail column, except in an output written before it existed (resumed as it is)
     summary = BatchSummary(statuses={})
     started = time.perf_counter()
-    rate = _rater(options)
+    rate = _rater(options, client)
     lock: Optional[OutputLock] = None
     handle_fd: Optional[int] = None
     bar = None
@@ -613,16 +599,25 @@ def _write(fd: int, line: str, output: Optional[str], cut_back: bool = False) ->
     return len(data)
 
 
-def _rate_to_parquet(source: str, output: str, options: RateOptions, origin: Optional[str] = None) -> BatchSummary:
+def _rate_to_parquet(source: str, output: str, options: RateOptions, origin: Optional[str] = None,
+                     client=None) -> BatchSummary:
     """Rate into a resumable CSV beside ``output``, then write the Parquet file (atomically) from it."""
     import pandas as pd
 
     partial = output + ".partial.csv"
+    check_output(partial, inputs=[source])
     seen = file_identity(output)  # another program writing it during the run: not replaced at the end
+    made = None
     if os.path.exists(output) and not os.path.exists(partial):  # resume from a finished file
-        _partial_from_parquet(output, partial, [header(options.ratings, options.canonical, tail)
-                                                for tail in (True, False)])
-    summary = rate_file(source, partial, options, origin=origin)
+        made = _partial_from_parquet(output, partial, [header(options.ratings, options.canonical, tail)
+                                                       for tail in (True, False)])
+    try:
+        summary = _rate_file(source, partial, options, None, origin, client)
+    except BatchError:
+        # Refused (the Parquet is another input's): the CSV made from it here holds nothing the Parquet
+        # does not, and was left behind (mp.parquet.partial.csv after "is it another input's output?").
+        _discard_made(partial, made)
+        raise
     table = pd.read_csv(partial, dtype={"puzzle": str, "canonical": str, "status": str, "tail": str, "error": str},
                         keep_default_na=False)
     for column in ("puzzle", "tail", "error"):  # the texts themselves: the ' before a formula-like cell is for CSV
@@ -636,14 +631,35 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions, origin: Opt
     return summary
 
 
-def _partial_from_parquet(output: str, partial: str, headers: Sequence[Sequence[str]]) -> None:
+def _discard_made(partial: str, made: Optional[os.stat_result]) -> None:
+    """Remove ``partial``, the side CSV this run made from a finished Parquet file (``made``: its stat
+    then), if it is still that file, unchanged, and no other run holds its lock: one that resumed the
+    same output meanwhile and appends to it keeps it."""
+    if made is None or not os.path.exists(partial):  # (acquiring the lock of a missing file would create it)
+        return
+    try:
+        lock = OutputLock(partial).acquire()
+    except (BatchError, OSError):
+        return  # another run writes it (or it is gone): theirs
+    try:
+        now = os.fstat(lock.fd)
+        if (now.st_dev, now.st_ino, now.st_size) == (made.st_dev, made.st_ino, made.st_size):
+            os.remove(partial)
+    except OSError:
+        pass
+    finally:
+        lock.release()
+
+
+def _partial_from_parquet(output: str, partial: str, headers: Sequence[Sequence[str]]) -> Optional[os.stat_result]:
     """The resumable CSV of a finished Parquet output, made under a name of this process's and put in
     place only if none is there yet (a hard link: atomic, and never over another's).  Written in place,
     a second run started within milliseconds truncated it while the first appended to it (a Parquet
     file of 36,656 rows for 21,695 puzzles, status 0), and a run killed while writing it left a cut
     CSV that the next run took for rows already done.  A file whose columns are none of ``headers``
     (another rating's) is refused first, by its own name: the CSV made from it was refused under its
-    name instead, and left behind."""
+    name instead, and left behind.  The stat of the file this call put in place, or None (another
+    run's was there first)."""
     import pandas as pd
 
     try:
@@ -662,15 +678,19 @@ def _partial_from_parquet(output: str, partial: str, headers: Sequence[Sequence[
             _discard_quietly(os.path.join(directory, name))
     mine = f"{partial}.pid{os.getpid()}"
     table.to_csv(mine, index=False)
+    made = None
     try:
         os.link(mine, partial)
+        made = os.stat(mine)
     except FileExistsError:
         pass  # another run made it first: rate_file's lock then decides which run goes on
     except OSError:  # a file system without hard links: the same, with a window between test and move
         if not os.path.exists(partial):
+            made = os.stat(mine)
             os.replace(mine, partial)
     finally:
         _discard_quietly(mine)
+    return made
 
 
 def _alive(pid: int) -> bool:

@@ -14,7 +14,7 @@ from . import main
 from ..options import MAX_DEPTH_RANGE, MAX_LENGTH_RANGE
 from .options import JOBS, MEMORY_MIB, TIME_LIMIT
 from .template_option import format_option
-from .rate import RETRY_STATUSES, _list_option, _scheduler, run_batch
+from .rate import RETRY_STATUSES, _list_option, _scheduler, no_jobs_on_cluster, run_batch
 
 
 @main.command()
@@ -52,6 +52,7 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
     tail (whatever followed the puzzle on its input line), error.  Resumable with -o like rate; on all cores or a dask cluster.  Exit status 1 when some row
     of the output is invalid or crashed (earlier rows of a resumed output too).
     """
+    no_jobs_on_cluster(jobs, scheduler)
     formatted = row_template(template, header(classify_columns(gflag)))  # checked before any work
     options = RateOptions(
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,

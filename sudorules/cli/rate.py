@@ -64,6 +64,16 @@ def _scheduler(_ctx, _param, value: Optional[str]) -> Optional[str]:
     return value.strip() if match.group(1) else f"tcp://{value.strip()}"
 
 
+def no_jobs_on_cluster(jobs: Optional[int], scheduler: Optional[str]) -> None:
+    """``--jobs`` with ``--scheduler``: refused (status 2), not ignored: on a cluster the parallelism
+    is its dask workers' threads, and a --jobs kept from a local command line would silently say
+    otherwise."""
+    if scheduler is not None and jobs is not None:
+        raise click.UsageError("--jobs sets local worker processes, not with --scheduler: the cluster's dask "
+                               "workers rate, one puzzle at a time per worker thread (start them with dask worker "
+                               "--nworkers N --nthreads 1); leave out --jobs")
+
+
 def _ratings(ctx, param, value: str) -> tuple[str, ...]:
     """The ratings asked for: named ones in any case, or any theory's name (its column as given)."""
     names = _items(value)
@@ -109,7 +119,8 @@ def _rating_help() -> str:
               help="MiB a worker may grow by past its loaded rules; past it the worker is replaced and the row "
                    "gets status memory. Default: the available memory divided by --jobs. 0: no limit.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
-              help="Rate on this dask.distributed cluster instead of local worker processes.")
+              help="Rate on this dask.distributed cluster instead of local worker processes (no --jobs: each "
+                   "dask worker thread rates one puzzle at a time, --memory-limit capping its rating process).")
 @click.option("--retry", default="", metavar="STATUS[,STATUS]", callback=_list_option(RETRY_STATUSES, "status"),
               help=f"Rate again the rows of the -o file with these statuses ({', '.join(RETRY_STATUSES)}), "
                    "say with more memory or time, and put the new rows in their place.")
@@ -134,6 +145,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     known not to solve it, and for gB its B as an upper bound).  A rating is empty unless its theory solved the puzzle.
     Exit status 1 when some row of the output is invalid or crashed, earlier rows of a resumed output too.
     """
+    no_jobs_on_cluster(jobs, scheduler)
     formatted = row_template(template, header(ratings, canonical))  # an unknown column: an error before any work
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
