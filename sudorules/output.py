@@ -140,12 +140,41 @@ def _temporary_prefix(base: str) -> str:
 _NAME_MAX = 255
 
 
-def _remove_stale_temporaries(directory: str, base: str) -> None:
-    """Remove the temporary files of ``base`` that no live run holds (their run was killed)."""
-    prefix, suffix = _temporary_prefix(base), ".tmp"
+#: the directories whose stale temporaries :func:`many_outputs` removed for the files it announced:
+#: real path -> the bases announced, which open_output then does not look for again
+_SWEPT: dict[str, set[str]] = {}
+
+
+@contextmanager
+def many_outputs(paths: Iterable[PathLike]) -> Iterator[None]:
+    """While many files are written into a directory (``select --split-by``), look for their stale
+    temporaries once, in one listing, rather than once a file: a listing per file made 20,000 files
+    88 s (a quarter of it per doubling beyond the listing itself, 4,978 listings 4.2 s of 9.2 s)."""
+    bases: dict[str, set[str]] = {}
+    for path in paths:
+        directory, base = os.path.split(os.path.realpath(str(path)))
+        bases.setdefault(directory, set()).add(base)
+    for directory, names in bases.items():
+        _remove_stale_temporaries(directory, *names)
+        _SWEPT[directory] = names
     try:
-        names = [n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(suffix)
-                 and len(n) == len(prefix) + 8 + len(suffix)]  # mkstemp's 8 random characters
+        yield
+    finally:
+        for directory in bases:
+            _SWEPT.pop(directory, None)
+
+
+def _remove_stale_temporaries(directory: str, *bases: str) -> None:
+    """Remove the temporary files of ``bases`` that no live run holds (their run was killed)."""
+    swept = _SWEPT.get(directory)
+    if swept is not None and set(bases) <= swept:  # done once for the whole batch (many_outputs)
+        return
+    suffix = ".tmp"
+    prefixes = {_temporary_prefix(base) for base in bases}
+    try:
+        # mkstemp's 8 random characters between the prefix and the suffix
+        names = [n for n in os.listdir(directory)
+                 if n.endswith(suffix) and n[:-len(suffix) - 8] in prefixes]
     except OSError:
         return
     for name in names:

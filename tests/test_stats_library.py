@@ -503,3 +503,24 @@ def test_mean_distance_of_identical_ratings_is_zero_not_an_error():
     r = 1.0000000000000002
     matrix = pd.DataFrame([[1.0, r], [r, 1.0]], index=["W", "B"], columns=["W", "B"])
     assert mean_distances(matrix, ["W", "B"]) == {"W": 0.0, "B": 0.0}
+
+
+def test_compare_of_continuous_columns_makes_no_cross_table(tmp_path):
+    """seconds against a value file, every value distinct: the cross-table was dense, distinct x
+    distinct (5,000 rows: 4.5 GB, lines 50,000 characters wide).  Past MAX_CROSS_LEVELS distinct values
+    a column gets no cross-table, and the note says why; the share and the differences stay."""
+    from sudorules.stats.comparison import MAX_CROSS_LEVELS
+    from sudorules.stats.text import format_comparison
+
+    rows = MAX_CROSS_LEVELS + 20
+    path = tmp_path / "rated.csv"
+    path.write_text("puzzle,clues,W,seconds,status\n" + "".join(
+        f"{puzzle_with(25 + i % 3)}{i:04d},{25 + i % 3},{i % 7},{0.001 * (i + 1):.3f},solved\n" for i in range(rows)))
+    collection = load_collection([str(path)])
+    wide = compare_ratings(collection, "W", "seconds")
+    assert wide["cross_table"] is None and wide["compared"] == rows and wide["differ"] == rows
+    assert f"seconds has {rows:,} distinct values" in wide["cross_table_note"]
+    text = format_comparison(wide)
+    assert "no cross-table" in text and max(len(line) for line in text.splitlines()[:3]) < 200
+    narrow = compare_ratings(collection, "W", "W")
+    assert narrow["cross_table"] is not None and narrow["cross_table_note"] is None

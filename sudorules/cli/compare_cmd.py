@@ -23,7 +23,9 @@ def compare(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str
 
     Inputs as for `sudorules stats` (- is standard input).  A and B may name any numeric column,
     a rating or not; an unknown name is an error listing the numeric columns.  Only puzzles with
-    both values (and status solved, if there is a status column) are compared.  The unbiased share
+    both values are compared (a value counts for its own rating whatever the row's status, as in
+    stats); the cross-table is left out when a column has more than 100 distinct values
+    (seconds, a continuous value file), the share and the list of differences stay.  The unbiased share
     weights each puzzle by cf(clues) = C(81,clues)/C(81,26) (000 §1.3); 002 §VI.B reports 20
     differences in 10,000 puzzles for whips vs braids.  Differing puzzles are listed by line number
     in their source file (as file:line when there are several inputs).

@@ -17,6 +17,10 @@ from . import main, note_earlier_files, plural
 from .template_option import format_option
 
 
+#: the files a --split-by summary names before "and N more"
+SUMMARY_FILES = 20
+
+
 @main.command()
 @click.argument("source", metavar="FILE|-")
 @click.option("--where", "condition", default=None, metavar="CONDITION",
@@ -61,13 +65,17 @@ def select(source: str, condition: Optional[str], split_by: Optional[str], outpu
         files = write_split(table, split_by, chosen, output, writer, inputs=[source])
     except Interrupted as stop:  # which levels are there, complete, and that the others are not
         done = getattr(stop, "written", [])
-        names = ", ".join(path.name for path, _ in done) or "none"
+        names = ", ".join(path.name for path, _ in done[:SUMMARY_FILES]) or "none"
+        names += f" and {len(done) - SUMMARY_FILES:,} more" if len(done) > SUMMARY_FILES else ""
         click.echo(f"interrupted after {len(done)} of {getattr(stop, 'total', '?')} files in {output} "
                    f"(written whole: {names}); run the same command again for all of them", err=True)
         raise click.exceptions.Exit(stop.exit_code) from None
+    # the first files by name, then how many more: a split by a column of 19,584 values wrote one
+    # summary line of 406 KB
+    shown = ", ".join(f"{path.name} ({rows})" for path, rows in files[:SUMMARY_FILES])
+    more = f" and {len(files) - SUMMARY_FILES:,} more" if len(files) > SUMMARY_FILES else ""
     click.echo(f"selected {len(chosen)} of {plural(len(table.rows), 'row')} into {plural(len(files), 'file')} "
-               f"in {output}" + (": " + ", ".join(f"{path.name} ({rows})" for path, rows in files) if files else ""),
-               err=True)
+               f"in {output}" + (f": {shown}{more}" if files else ""), err=True)
     if files:  # files of an earlier split stay: they are not this run's levels
         import re
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Optional, Sequence
 
 from ..errors import Interrupted, OptionError, OutputError
-from ..output import check_output, csv_cell, open_output
+from ..output import check_output, csv_cell, many_outputs, open_output
 from ..reader import TAIL, with_tail
 from .expression import Condition
 from .table import Table, TableError, cell_number
@@ -148,10 +148,11 @@ def write_split(table: Table, column: str, indices: Sequence[int], directory: st
         check_output(path, inputs)
     written: list[tuple[Path, int]] = []
     try:
-        for path, (_, rows) in zip(paths, groups):
-            with open_output(path, inputs=inputs) as stream:
-                writer.write(table, rows, stream)
-            written.append((path, len(rows)))
+        with many_outputs(paths):  # one look for stale temporaries, not one a file (quadratic)
+            for path, (_, rows) in zip(paths, groups):
+                with open_output(path, inputs=inputs) as stream:
+                    writer.write(table, rows, stream)
+                written.append((path, len(rows)))
     except Interrupted as stop:
         stop.written = written  # type: ignore[attr-defined]
         stop.total = len(paths)  # type: ignore[attr-defined]

@@ -23,7 +23,8 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     both values a :class:`~sudorules.stats.loading.StatsInputError`.  Returns plain types:
     ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without clue counts),
     ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
-    ``counts``), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order) and
+    ``counts``; None when a column has more than :data:`MAX_CROSS_LEVELS` distinct values, and
+    ``cross_table_note`` says so), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order) and
     ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several).
     """
     first, second = collection.column_named(first), collection.column_named(second)
@@ -32,8 +33,10 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     if not both.any():
         raise StatsInputError(f"no puzzle has both {first} and {second} ({int(a.notna().sum()):,} have {first}, "
                               f"{int(b.notna().sum()):,} have {second}, among the rows counted)")
-    cross = pd.crosstab(a[both].astype(_kind(a[both])), b[both].astype(_kind(b[both])),
-                        rownames=[first], colnames=[second])
+    levels = {name: int(values[both].nunique()) for name, values in ((first, a), (second, b))}
+    wide = [name for name, count in levels.items() if count > MAX_CROSS_LEVELS]
+    cross = None if wide else pd.crosstab(a[both].astype(_kind(a[both])), b[both].astype(_kind(b[both])),
+                                          rownames=[first], colnames=[second])
     differ = both & (a != b)
     listed = collection.frame[differ]
     rows = [{"source": str(row.get("source")), "line": int(row["line"]),
@@ -42,8 +45,11 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     result = {"first": first, "second": second, "compared": int(both.sum()), "differ": int(differ.sum()),
               "raw_percent": 100 * differ.sum() / both.sum() if both.any() else math.nan,
               "unbiased_percent": None,
-              "cross_table": {"rows": [_plain(v) for v in cross.index], "columns": [_plain(v) for v in cross.columns],
-                              "counts": cross.to_numpy().tolist()},
+              "cross_table": (None if cross is None else
+                              {"rows": [_plain(v) for v in cross.index], "columns": [_plain(v) for v in cross.columns],
+                               "counts": cross.to_numpy().tolist()}),
+              "cross_table_note": (f"no cross-table: {', '.join(f'{n} has {levels[n]:,} distinct values' for n in wide)} "
+                                   f"(one is made for at most {MAX_CROSS_LEVELS} a column)" if wide else None),
               "differences": rows, "sources": list(collection.inputs)}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
@@ -52,6 +58,12 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
             result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
     result["raw_percent"] = float(result["raw_percent"])
     return result
+
+
+#: the most distinct values a column may have for a cross-table: compare of two continuous columns
+#: (seconds against a value file, every value distinct) made a dense 5,000 x 5,000 table, 4.5 GB and
+#: lines 50,000 characters wide; ratings have a few dozen levels (SER about 100)
+MAX_CROSS_LEVELS = 100
 
 
 def _kind(values: pd.Series) -> type:

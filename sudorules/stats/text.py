@@ -156,14 +156,17 @@ def format_comparison(result: dict) -> str:
     """Cross-table, share of differences and the list of differing puzzles, as text."""
     first, second = result["first"], result["second"]
     cross = result["cross_table"]
-    frame = pd.DataFrame(cross["counts"], index=pd.Index(cross["rows"], name=f"{first} \\ {second}"),
-                         columns=cross["columns"])
     share = f"{_number(result['raw_percent'], 3)} %"
     if result["unbiased_percent"] is not None:
         share += f"; unbiased {_number(result['unbiased_percent'], 3)} %"
-    lines = [f"Cross-table of {first} (rows) and {second} (columns) on {result['compared']} puzzles "
-             "with both ratings", frame.to_string(), "",
-             f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
+    if cross is None:
+        lines = [f"{first} and {second} on {result['compared']} puzzles with both values: {result['cross_table_note']}"]
+    else:
+        frame = pd.DataFrame(cross["counts"], index=pd.Index(cross["rows"], name=f"{first} \\ {second}"),
+                             columns=cross["columns"])
+        lines = [f"Cross-table of {first} (rows) and {second} (columns) on {result['compared']} puzzles "
+                 "with both ratings", frame.to_string()]
+    lines += ["", f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
     if result["differences"]:
         one_source = len(result.get("sources") or []) <= 1
         listed = [{**entry, "line": place(entry, one_source)} for entry in result["differences"]]
