@@ -69,8 +69,10 @@ def test_command_on_a_file_with_bad_lines_writes_every_row_and_exits_1(tmp_path)
     source.write_text(mixed_input())
     result = CliRunner().invoke(main, ["check", str(source)])
     assert result.exit_code == 1
-    assert result.output.splitlines()[0] == ",".join(COLUMNS)
-    rows = rows_of(result.output)
+    assert result.stdout.splitlines()[0] == ",".join(COLUMNS)
+    # one closing line on stderr says how many (status 1 alone said nothing with -o)
+    assert result.stderr == "3 records of 6 did not parse (the error column of their rows says why)\n"
+    rows = rows_of(result.stdout)
     assert [r["solutions"] for r in rows] == ["1", "", "2", "", "", "1"]
     assert [r["minimal"] for r in rows] == ["true", "", "false", "", "", "false"]
     assert rows[0]["puzzle"] == EASY and rows[0]["error"] == ""

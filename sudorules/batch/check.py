@@ -131,15 +131,16 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
 
 
 def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
-              template: Optional[RowTemplate] = None) -> bool:
+              template: Optional[RowTemplate] = None) -> tuple[int, int]:
     """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
     per row (and each invalid row's ``line N: reason`` on stderr: :meth:`RowTemplate.tell_invalid`);
-    return True when every row parsed.  CSV cells as :func:`~sudorules.output.csv_line`
-    writes them (an invalid line's raw text made safe for spreadsheets)."""
+    return the numbers of rows and of rows that did not parse.  CSV cells as
+    :func:`~sudorules.output.csv_line` writes them (an invalid line's raw text made safe for
+    spreadsheets)."""
     writer = csv.writer(stream, lineterminator="\n")
     if template is None:
         writer.writerow(columns(canonical))
-    all_ok = True
+    total = invalid = 0
     for row in rows:
         if template is None:
             writer.writerow([csv_cell(cell) for cell in row.csv_fields(canonical)])
@@ -147,5 +148,6 @@ def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False
             stream.write(template.line(row.as_dict(canonical)))
             if not row.ok:
                 template.tell_invalid(row.error or "")
-        all_ok &= row.ok
-    return all_ok
+        total += 1
+        invalid += not row.ok
+    return total, invalid
