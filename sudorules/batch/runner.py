@@ -37,6 +37,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..enums import Status
@@ -117,43 +118,72 @@ def _without_tail(path: str, ratings: Sequence[str], canonical: bool = False) ->
 
 
 def completed_rows(path: str, columns: Sequence[str]) -> list[list[str]]:
-    """The complete rows already in an output file (none if it does not exist or is empty).
+    """The complete rows already in an output file (none if it does not exist or is empty), as a
+    list: :func:`_rows_after_header` checked and read whole (``--retry`` rewrites them all)."""
+    return list(_rows_after_header(path, columns))
+
+
+def _rows_after_header(path: str, columns: Sequence[str]) -> Iterator[list[str]]:
+    """The complete rows already in an output file (none if it does not exist or is empty), read one
+    at a time: a resume of 600,000 rows held them all, 626 MB before its first new row.
 
     The file must start with the header line of ``columns`` (else :class:`BatchError`: another
-    rating's output, or not our file at all; it is left untouched).  Then a trailing line without its
-    newline (impossible with our writer, possible after a disk error) is cut off the file so that the
-    next row starts cleanly.
+    rating's output, or not our file at all; it is left untouched), checked here, at the call.  Then a
+    trailing line without its newline (impossible with our writer, possible after a disk error) is
+    cut off the file so that the next row starts cleanly.  A byte that is not UTF-8 or a broken CSV
+    quote is a BatchError met when its row is read.
     """
     if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return []
-    with open(path, "rb") as handle:
-        data = handle.read()
+        return iter(())
     header = csv_line(columns).encode("utf-8")
-    if data == header.rstrip(b"\n"):  # the header's own write cut short of its newline: no row yet,
-        with open(path, "r+b") as handle:  # so it is written again, whole
-            handle.truncate(0)
-        return []
-    if not data.startswith(header):
-        first = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
-        if first == header.decode("utf-8").strip():  # the columns are right, not the line ends
-            raise BatchError(f"{path} has Windows line ends (CRLF), which 'sudorules rate' never writes: "
-                             "convert it back (dos2unix), or use another output file")
-        if first.startswith("puzzle,clues,") and first.endswith((",status,seconds,error", ",status,seconds,tail,error")):
-            raise BatchError(f"{path} has columns {first}, expected {','.join(columns)}: "
-                             "use another output file or the same ratings (rate --rating, classify --g) as before")
-        raise BatchError(f"{path} is not an output of sudorules rate or classify (its first line is {first[:60]!r}): "
-                         "use another output file, or remove this one")
-    if not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        with open(path, "r+b") as handle:
-            handle.truncate(keep)
-        data = data[:keep]
-    try:
-        rows = [[csv_text(cell) for cell in row] for row in csv.reader(io.StringIO(data.decode("utf-8"), newline=""))]
-    except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
-        raise BatchError(f"{path} is not a CSV written by sudorules rate or classify ({error}): use another output "
-                         "file, or remove this one") from None
-    return rows[1:]
+    with open(path, "r+b") as handle:
+        first = handle.readline()
+        if first == header.rstrip(b"\n") and not handle.read(1):  # the header's own write cut short of
+            handle.truncate(0)                                      # its newline: no row yet, written again
+            return iter(())
+        if first != header:
+            shown = first.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+            if shown == header.decode("utf-8").strip():  # the columns are right, not the line ends
+                raise BatchError(f"{path} has Windows line ends (CRLF), which 'sudorules rate' never writes: "
+                                 "convert it back (dos2unix), or use another output file")
+            if shown.startswith("puzzle,clues,") and shown.endswith((",status,seconds,error", ",status,seconds,tail,error")):
+                raise BatchError(f"{path} has columns {shown}, expected {','.join(columns)}: "
+                                 "use another output file or the same ratings (rate --rating, classify --g) as before")
+            raise BatchError(f"{path} is not an output of sudorules rate or classify (its first line is {shown[:60]!r}): "
+                             "use another output file, or remove this one")
+        _cut_an_unfinished_line(handle)
+    return _read_rows(path, len(header))
+
+
+def _cut_an_unfinished_line(handle) -> None:
+    """Cut a last line without its newline off the file (read backwards, a block at a time)."""
+    end = handle.seek(0, os.SEEK_END)
+    handle.seek(end - 1)
+    if handle.read(1) == b"\n":
+        return
+    position = end
+    while position > 0:
+        start = max(0, position - 65536)
+        handle.seek(start)
+        block = handle.read(position - start)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            handle.truncate(start + newline + 1)
+            return
+        position = start
+    handle.truncate(0)  # cannot happen: the header ends with a newline
+
+
+def _read_rows(path: str, skip: int) -> Iterator[list[str]]:
+    with open(path, "rb") as raw:
+        raw.seek(skip)
+        text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        try:
+            for row in csv.reader(text):
+                yield [csv_text(cell) for cell in row]
+        except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
+            raise BatchError(f"{path} is not a CSV written by sudorules rate or classify ({error}): use another "
+                             "output file, or remove this one") from None
 
 
 @dataclass
@@ -248,14 +278,29 @@ _LENGTH_NAMED = re.compile(r"length <= (\d+) do not solve it|above (\d+) \(--max
 _DEPTH_NAMED = re.compile(r"T&E-depth above (\d+)(?: \(gT&E\))? \(--max-depth\)")
 
 
-def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions") -> Optional[str]:
+def _earlier_rows(rows: Iterable[list[str]], status_at: int,
+                  options: "RateOptions") -> tuple[int, dict[str, int], Optional[str]]:
+    """One pass over the rows of a resumed output: their number, their statuses, and the note on
+    those rated under other limits (:func:`_other_limits`), for which only the rows such a note may
+    name are kept (an error cell, or a value above this run's limits): the rows themselves are read
+    from the file as they come, not held."""
+    count, statuses, notable = 0, {}, []
+    for count, row in enumerate(rows, start=1):
+        if len(row) > status_at:
+            statuses[row[status_at]] = statuses.get(row[status_at], 0) + 1
+        if row[-1] or _value_above_limits(row, options):
+            notable.append((count + 1, row))  # its line in the output: the header is line 1
+    return count, statuses, _other_limits(notable, status_at, options)
+
+
+def _other_limits(done: list[tuple[int, list[str]]], status_at: int, options: "RateOptions") -> Optional[str]:
     """A note when rows of the resumed output stopped at a lower --max-length or --max-depth than
     this run's: the output does not record its options, and those rows would stay as they are among
     rows rated with the new limits.  Read from their error cells (the last column), which name the
-    limit they stopped at; the note says how to rate them again."""
+    limit they stopped at; the note says how to rate them again.  ``done``: (line, row) pairs."""
     statuses: dict[str, int] = {}
     limits: set[str] = set()
-    for row in done:
+    for _, row in done:
         error, status = (row[-1], row[status_at]) if len(row) > status_at else ("", "")
         if status == "timeout":  # its lengths are where the clock stopped it ("B: at least 14 (braids of
             continue             # length <= 13 do not solve it)"), no limit; --retry timeout is its own
@@ -280,20 +325,27 @@ def _other_limits(done: list[list[str]], status_at: int, options: "RateOptions")
 _DEPTH_COLUMNS = ("TE", "te_depth", "gte_depth")
 
 
-def _above_limits(done: list[list[str]], options: "RateOptions") -> Optional[str]:
+def _value_above_limits(row: list[str], options: "RateOptions") -> Optional[str]:
+    """``NAME VALUE`` of the first rating cell of ``row`` above this run's limits (a rating's value is
+    at most --max-length, a T&E-depth at most --max-depth), else None."""
+    for name, cell in zip(options.ratings, row[2:]):
+        limit = options.max_depth if name in _DEPTH_COLUMNS else options.max_length
+        if cell.strip().isdigit() and int(cell) > limit:
+            return f"{name} {int(cell)}"
+    return None
+
+
+def _above_limits(done: list[tuple[int, list[str]]], options: "RateOptions") -> Optional[str]:
     """A note when rows of the resumed output hold a value this run's limits cannot give: a W of 8
     under --max-length 5 was rated under a higher limit, and it stays among rows where the same
-    puzzle would be not-solved (a rating's value is at most --max-length, a T&E-depth at most
-    --max-depth).  No --retry can pick them out by status: the note names the first and says how to
-    rate every row under this run's limits."""
+    puzzle would be not-solved.  No --retry can pick them out by status: the note names the first
+    and says how to rate every row under this run's limits.  ``done``: (line, row) pairs."""
     found, first = 0, ""
-    for number, row in enumerate(done, start=2):  # the output's line: its header is line 1
-        for name, cell in zip(options.ratings, row[2:]):
-            limit = options.max_depth if name in _DEPTH_COLUMNS else options.max_length
-            if cell.strip().isdigit() and int(cell) > limit:
-                found += 1
-                first = first or f"line {number}: {name} {int(cell)}"
-                break
+    for number, row in done:
+        above = _value_above_limits(row, options)
+        if above:
+            found += 1
+            first = first or f"line {number}: {above}"
     if not found:
         return None
     limits = f"--max-length {options.max_length}" + (f", --max-depth {options.max_depth}"
@@ -478,21 +530,20 @@ def _rate_file(source: str, output: Optional[str], options: RateOptions, templat
             if not tail:
                 summary.notes.append(f"{output} has no tail column (written before tails were kept): "
                                      "resumed in its own columns, without the tails")
-            if retry:
+            columns = header(ratings, options.canonical, tail)
+            if retry:  # its records are read, the rows rewritten
                 _retry_rows(records, path, ratings, set(retry), rate, summary, lock, options.canonical, tail)
-                done = completed_rows(path, header(ratings, options.canonical, tail))  # their records are read
-            else:
-                done = completed_rows(path, header(ratings, options.canonical, tail))
-                records = _skip_done(records, done, _tail_at(header(ratings, options.canonical, tail)))
+            # the rows already there, read twice from the file rather than held (a resume of 600,000
+            # rows held them all, 626 MB): once for their statuses and notes, then one at a time
+            # beside the input's records, whose puzzles and tails they must match
+            count, earlier, other = _earlier_rows(_rows_after_header(path, columns), columns.index("status"), options)
+            if not retry:
+                records = _skip_done(records, islice(_rows_after_header(path, columns), count), _tail_at(columns))
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND | O_BINARY), output)
-            if not done and os.stat(path).st_size == 0:
+            if not count and os.stat(path).st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
-            summary.skipped = len(done) - summary.retried  # rows kept as they were
-            at = header(ratings, options.canonical, tail).index("status")
-            for row in done:
-                if len(row) > at:
-                    summary.earlier[row[at]] = summary.earlier.get(row[at], 0) + 1
-            other = _other_limits(done, at, options)
+            summary.skipped = count - summary.retried  # rows kept as they were
+            summary.earlier = earlier
             if other:
                 summary.notes.append(other)
         summary.total = _count_records(source)
@@ -710,7 +761,7 @@ def _discard_quietly(path: str) -> None:
         pass
 
 
-def _checked(records: Iterator[PuzzleRecord], done: list[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
+def _checked(records: Iterator[PuzzleRecord], done: Iterable[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
     """The records that have rows in ``done``, checking that each row is for the same puzzle, with the
     same tail (column ``tail_at``, None in an output without tails): a tail edited since, such as a
     tries count, would otherwise stay stale in the output and go on into ``stats``."""
@@ -728,7 +779,7 @@ def _checked(records: Iterator[PuzzleRecord], done: list[list[str]], tail_at: Op
         yield record
 
 
-def _skip_done(records: Iterator[PuzzleRecord], done: list[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
+def _skip_done(records: Iterator[PuzzleRecord], done: Iterable[list[str]], tail_at: Optional[int]) -> Iterator[PuzzleRecord]:
     """Skip the records whose rows are already written, checking they are the same puzzles."""
     for _ in _checked(records, done, tail_at):
         pass
