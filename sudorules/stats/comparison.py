@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from .correction import correction_weight
+from .distributions import clue_weights
 from .loading import Collection, StatsInputError
 
 
@@ -53,7 +53,7 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
               "differences": rows, "sources": list(collection.inputs)}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
-        weights = clues.astype(int).map(correction_weight)
+        weights = clue_weights(clues)
         if len(weights):
             result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
     result["raw_percent"] = float(result["raw_percent"])

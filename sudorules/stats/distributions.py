@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from .correction import correction_weight
@@ -25,8 +23,12 @@ def is_discrete(values: pd.Series) -> bool:
             and data.nunique() <= MAX_LEVELS)
 
 
-def _weights(clues: pd.Series) -> pd.Series:
-    return clues.map(lambda n: correction_weight(int(n)) if not pd.isna(n) else math.nan)
+def clue_weights(clues: pd.Series) -> pd.Series:
+    """cf(n) of each row's clue count n (NaN where it has none): the weight of a puzzle in the unbiased
+    statistics.  Computed once per clue count and mapped (a function called per row took 3.5 s of
+    the 6.3 s of a million-row report)."""
+    factors = {n: correction_weight(int(n)) for n in clues.dropna().unique()}
+    return clues.map(factors).astype(float)
 
 
 def clue_distribution(clues: pd.Series) -> pd.DataFrame:
@@ -51,7 +53,7 @@ def level_distribution(values: pd.Series, clues: pd.Series | None = None) -> pd.
     table = pd.DataFrame({"count": counts, "raw_percent": 100 * counts / counts.sum()})
     if clues is not None:
         both = pd.DataFrame({"x": values, "n": clues}).dropna()
-        weights = _weights(both["n"])
+        weights = clue_weights(both["n"])
         real = weights.groupby(both["x"].astype(int)).sum()
         table["unbiased_percent"] = (100 * real / real.sum()).reindex(table.index, fill_value=0.0)
     table.index.name = "level"

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .correction import correction_factor
 from .correlation import correlation_matrix, log_transform, mean_distances
-from .distributions import clue_distribution, is_discrete, level_distribution
+from .distributions import clue_distribution, clue_weights, is_discrete, level_distribution
 from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
 from .minimals import minimals_per_grid
 from .moments import per_clue_table, plain_moments, weighted_moments
@@ -89,8 +89,7 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
         return
     columns = {name: (log_transform(name, collection.values(name)) if name in log_columns
                       else collection.values(name)) for name in names}
-    weights = collection.clues().map(lambda n: math.nan if pd.isna(n) else float(correction_factor(int(n)))) \
-        if unbiased else None
+    weights = clue_weights(collection.clues()) if unbiased else None
     ratings = [name for name in names if name != CLUES]
     raw = correlation_matrix(columns)
     report["correlation"] = {"columns": names, "log": list(log_columns), "raw": raw.values.tolist(),
