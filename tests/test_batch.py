@@ -608,7 +608,7 @@ def test_the_record_count_is_the_records_of_a_mixed_file(tmp_path):
     """The count behind the progress bar and "interrupted after N of M rows": every record as the
     reader makes them, short invalid lines, comments, borders and a multi-line grid included (lines
     of 81 characters only were counted: "54 of 210 rows" of an input of 212)."""
-    from sudorules.batch.runner import _count_records
+    from sudorules.reader import count_records
     from sudorules.reader import read_puzzle_file
 
     easy = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
@@ -617,7 +617,7 @@ def test_the_record_count_is_the_records_of_a_mixed_file(tmp_path):
              " ".join(easy[9 * r: 9 * r + 9] for r in range(9)), "=1+2", easy]
     path = tmp_path / "mixed.txt"
     path.write_text("\n".join(lines) + "\n")
-    assert _count_records(str(path)) == sum(1 for _ in read_puzzle_file(str(path))) == 8
+    assert count_records(str(path)) == sum(1 for _ in read_puzzle_file(str(path))) == 8
 
 
 def test_a_rating_by_rules_that_stops_says_which_and_why():

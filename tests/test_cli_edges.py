@@ -943,13 +943,28 @@ PROGRESS_MARKS = ("\r", "it/s", "%|", "puzzle/s", "sample/s")
     ["rate", "six.txt", "--jobs", "2", "-o", "out.csv"],
     ["generate", "--method", "top-down", "-n", "20"],
     ["count", "--method", "subsets", "--size", "30", "--samples", "5"],
-], ids=["rate", "generate", "count"])
+    ["check", "six.txt", "-o", "out.csv"],
+    ["canon", "six.txt"],
+], ids=["rate", "generate", "count", "check", "canon"])
 def test_no_progress_bar_when_stderr_is_not_a_terminal(args, tmp_path):
     (tmp_path / "six.txt").write_text("\n".join(demo_puzzles()[:6]) + "\n")
     result = run(args, tmp_path)
     assert_ok(result)
     for mark in PROGRESS_MARKS:
         assert mark not in result.stderr, f"progress drawn on a pipe ({mark!r}): {result.stderr[:500]!r}"
+
+
+@pytest.mark.parametrize("command", ["check", "canon"])
+def test_check_and_canon_draw_a_bar_of_the_records_and_say_bad_ones_on_lines_of_their_own(command, tmp_path):
+    """check and canon of a million records take minutes: --progress counts the records of the file,
+    and a bad record's line is written above the bar, whole, not into it."""
+    (tmp_path / "six.txt").write_text("\n".join(demo_puzzles()[:6] + ["garbage"]) + "\n")
+    args = [command, "six.txt", "--progress"] + (["--format", "{puzzle}"] if command == "check" else [])
+    result = run(args, tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "7/7" in result.stderr and "puzzle/s" in result.stderr, result.stderr
+    assert "line 7: bad character 'g' at column 1" in result.stderr.replace("\r", "\n").split("\n"), result.stderr
+    assert len(result.stdout.splitlines()) == (7 if command == "check" else 6)
 
 
 def test_singular_in_messages(tmp_path):

@@ -19,7 +19,7 @@ LAYERS = [
     # _lazy: the subpackages' lazy exports; options: the checks of option values, for every layer
     {"errors", "enums", "extras", "_lazy", "oscompat", "options"},
     {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection"},
+    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection", "progress"},
     {"generation"},
     {"resolution"},
     {"engine"},

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Optional
+from typing import IO, Callable, Iterable, Iterator, Optional
 
 import numpy as np
 
@@ -131,10 +131,11 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False) -> Iterat
 
 
 def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False,
-              template: Optional[RowTemplate] = None) -> tuple[int, int]:
+              template: Optional[RowTemplate] = None, say: Optional[Callable[[str], object]] = None) -> tuple[int, int]:
     """Write the header and one CSV line per row, or with ``template`` (``--format``) one text line
-    per row (and each invalid row's ``line N: reason`` on stderr: :meth:`RowTemplate.tell_invalid`);
-    return the numbers of rows and of rows that did not parse.  CSV cells as
+    per row (and each invalid row's ``line N: reason`` on stderr: :meth:`RowTemplate.tell_invalid`,
+    through ``say`` where given: a progress bar's); return the numbers of rows and of rows that did
+    not parse.  CSV cells as
     :func:`~sudorules.output.csv_line` writes them (an invalid line's raw text made safe for
     spreadsheets)."""
     writer = csv.writer(stream, lineterminator="\n")
@@ -147,7 +148,7 @@ def write_csv(rows: Iterable[CheckRow], stream: IO[str], canonical: bool = False
         else:
             stream.write(template.line(row.as_dict(canonical)))
             if not row.ok:
-                template.tell_invalid(row.error or "")
+                template.tell_invalid(row.error or "", say)
         total += 1
         invalid += not row.ok
     return total, invalid

@@ -32,7 +32,6 @@ import csv
 import io
 import os
 import re
-import stat
 import sys
 import time
 import warnings
@@ -49,8 +48,8 @@ from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_file
 from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
                       open_output, stream_descriptor, write_all)
 from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_pool
-from ..puzzle import GRID_CHARS, LAYOUT_CHARS, candidate_row
-from ..reader import PuzzleRecord, check_source, clipped, read_puzzle_file
+from ..progress import progress_bar
+from ..reader import PuzzleRecord, check_source, clipped, count_records, read_puzzle_file
 
 if TYPE_CHECKING:
     from ..collection.template import RowTemplate
@@ -546,8 +545,8 @@ def _rate_file(source: str, output: Optional[str], options: RateOptions, templat
             summary.earlier = earlier
             if other:
                 summary.notes.append(other)
-        summary.total = _count_records(source)
-        bar = _progress_bar(summary.total, summary.skipped) if options.progress else None
+        summary.total = count_records(source)
+        bar = progress_bar(summary.total, summary.skipped) if options.progress else None
         looked = time.monotonic()
         if lock is not None:
             lock.size = os.fstat(lock.fd).st_size  # what the file holds now; then what this run adds
@@ -784,49 +783,3 @@ def _skip_done(records: Iterator[PuzzleRecord], done: Iterable[list[str]], tail_
     for _ in _checked(records, done, tail_at):
         pass
     yield from records
-
-
-def _count_records(source: str) -> Optional[int]:
-    """The number of records, for the progress bar and the interrupted run's message; None unless
-    ``source`` is a regular file: a pipe, a FIFO or ``<(...)`` would be emptied by the count (``head
-    -20 p.txt | sudorules rate /dev/stdin`` rated nothing, issue 27).  Counted line by line (reading
-    a 200 MB input whole to count it took 419 MB), as :func:`~sudorules.puzzle.parse_lines` makes
-    records, without parsing puzzles: a row of a multi-line grid (9 grid characters, or a candidate
-    grid's 9 cells) is a ninth of one, a border line none, any other line one, short or not (an
-    invalid line is a row too: counting lines of 81 characters only said "54 of 210 rows" of an
-    input of 212)."""
-    if str(source) == "-":
-        return None
-    try:
-        if not stat.S_ISREG(os.stat(source).st_mode):
-            return None
-        whole = rows = 0
-        with open(source, "rb") as handle:
-            for line in handle:
-                text = line.strip()
-                if not text or text.startswith(b"#"):
-                    continue
-                if (len(text.replace(b"!", b" ").replace(b"|", b" ").split()) == 9
-                        and candidate_row(text.decode("utf-8", "replace")) is not None):
-                    rows += 1  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
-                elif len(text) < 81 and not text.translate(None, _GRID_LAYOUT):  # grid and layout only
-                    grid = len(text.translate(None, _LAYOUT))
-                    rows += grid == 9  # a grid's row; 0: a border line; else a record of a wrong length
-                    whole += grid not in (0, 9)
-                else:
-                    whole += 1
-    except OSError:
-        return None
-    return whole + rows // 9 or None
-
-
-#: the parser's layout and grid characters (sudorules.puzzle), as bytes for the count
-_LAYOUT = "".join(sorted(LAYOUT_CHARS)).encode()
-_GRID_LAYOUT = "".join(sorted(GRID_CHARS)).encode() + _LAYOUT
-
-
-def _progress_bar(total: Optional[int], initial: int):
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="puzzle", file=sys.stderr, dynamic_ncols=True,
-                smoothing=0.05)

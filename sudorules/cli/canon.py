@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import IO, Iterable, Iterator, Optional
+from typing import IO, Callable, Iterable, Iterator, Optional
 
 import click
 import numpy as np
@@ -11,9 +11,11 @@ from .. import core
 from ..errors import EXIT_INVALID
 from ..generation.canonical import canonical_batch
 from ..output import check_csv_output, open_output
+from ..progress import RecordProgress
 from ..puzzle import Puzzle
-from ..reader import PuzzleRecord, records_from_argument
+from ..reader import PuzzleRecord, names_file, records_from_argument
 from . import main
+from .options import progress_option
 
 #: records canonicalised per C call
 BATCH_SIZE = 4096
@@ -70,11 +72,12 @@ def _forms(puzzles: list[Puzzle], solution: bool) -> tuple[list[Optional[str]], 
 
 
 def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: bool = False,
-                automorphisms: bool = False, solution: bool = False) -> tuple[int, int, int]:
+                automorphisms: bool = False, solution: bool = False,
+                say: Callable[[str], object] = lambda text: click.echo(text, err=True)) -> tuple[int, int, int]:
     """Write one line per valid record: its form, its automorphisms if asked, its tail.  With
     ``unique``, a record whose form was already written is left out.  Bad records (and, with
-    ``solution``, puzzles without a unique solution) get a line ``line N: reason`` on stderr.
-    Returns ``(records, written, bad)``."""
+    ``solution``, puzzles without a unique solution) get a line ``line N: reason`` on stderr
+    (``say``).  Returns ``(records, written, bad)``."""
     seen: set[str] = set()
     total = written = bad = 0
     for batch in _batches(records):
@@ -87,7 +90,7 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
             reason = record.error if k is None else errors[k]
             if reason:
                 bad += 1
-                click.echo(f"{record.where}: {reason}", err=True)
+                say(f"{record.where}: {reason}")
                 continue
             form = forms[k]  # type: ignore[index]
             if unique:
@@ -113,7 +116,9 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
 @click.option("-o", "--output", default=None, metavar="OUT",
               help="Write here instead of stdout (- = stdout; a regular file is written under a temporary name "
                    "and renamed at the end).")
-def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output: Optional[str]) -> None:
+@progress_option()
+def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output: Optional[str],
+          progress: bool) -> None:
     """The canonical (minlex) form of each puzzle, grid or pencilmark puzzle, one per line, with the
     input line's tail: the smallest string over the 3,359,232 maps (transposition, band, row, stack
     and column permutations) and digit renamings, '.' the smallest character (README "Canonical
@@ -121,9 +126,9 @@ def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output
     names its line and reason)."""
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
-    with open_output(output, inputs=[source]) as stream:
-        total, written, bad = write_forms(records, stream, unique=unique, automorphisms=automorphisms,
-                                          solution=solution)
+    with open_output(output, inputs=[source]) as stream, RecordProgress(source, progress and names_file(source)) as shown:
+        total, written, bad = write_forms(shown.over(records), stream, unique=unique, automorphisms=automorphisms,
+                                          solution=solution, say=shown.say)
     if unique:
         valid = total - bad
         click.echo(f"{valid} puzzle{'' if valid == 1 else 's'}, {written} distinct, {valid - written} "

@@ -10,8 +10,10 @@ from ..batch.check import check_records, columns, write_csv
 from ..collection.template import row_template
 from ..errors import EXIT_INVALID
 from ..output import check_csv_output, open_output
-from ..reader import plural, records_from_argument
+from ..progress import RecordProgress
+from ..reader import names_file, plural, records_from_argument
 from . import main
+from .options import progress_option
 from .template_option import format_option
 
 
@@ -24,7 +26,8 @@ from .template_option import format_option
               help="Add a column 'canonical' (before 'tail' and 'error'): each puzzle's minlex form, the same "
                    "for equivalent puzzles (see 'sudorules canon').")
 @format_option("{puzzle} {solutions} {tail}")
-def check(source: str, output: Optional[str], canonical: bool, template: Optional[str]) -> None:
+@progress_option()
+def check(source: str, output: Optional[str], canonical: bool, template: Optional[str], progress: bool) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
     each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,tail,error (tail: whatever
     followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
@@ -33,9 +36,9 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
     formatted = row_template(template, columns(canonical))
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
-    with open_output(output, inputs=[source]) as stream:
-        total, invalid = write_csv(check_records(records, canonical=canonical), stream, canonical=canonical,
-                                   template=formatted)
+    with open_output(output, inputs=[source]) as stream, RecordProgress(source, progress and names_file(source)) as shown:
+        total, invalid = write_csv(shown.over(check_records(records, canonical=canonical)), stream,
+                                   canonical=canonical, template=formatted, say=shown.say)
     if invalid:
         # status 1 alone said nothing with -o (the reasons are in the rows), and --format's stderr
         # lines had no total: at a million lines, 100,000 of them

@@ -15,7 +15,7 @@ from ..options import CLUES_RANGE, SEED_RANGE, check_method_option
 from ..output import open_output
 from . import main, plural
 from .generate import stop_on_signals
-from .options import JOBS, MINUTES
+from .options import JOBS, MINUTES, progress_option
 
 
 @main.command()
@@ -39,11 +39,10 @@ from .options import JOBS, MINUTES
               help="Weight each sample by its grid's importance weight, which makes the estimate "
                    "exactly unbiased for uniform grids (the grid sampler is not uniform).")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV table on stdout instead of text.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@progress_option()
 def count(method: str, size: int, minutes: Optional[float], samples: Optional[int],
           max_clues: Optional[int], seed: int, jobs: int, weighted: bool, as_csv: bool,
-          progress: Optional[bool]) -> None:
+          progress: bool) -> None:
     """Unbiased estimates of the number of c-clue minimal puzzles per complete grid, for every c met,
     with relative errors (one standard error), and the totals per grid and in all.
 
@@ -65,7 +64,7 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
     stop = Stop()
     with stop_on_signals(stop) as caught:
         bar = tqdm(total=samples, unit="sample", file=sys.stderr,
-                   disable=None if progress is None else not progress)
+                   disable=not progress)
 
         def report(result: CountResult) -> None:
             bar.update(result.samples - bar.n)

@@ -5,6 +5,7 @@ where the values are checked, so that a bad value is refused with click's usual 
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable, Optional
 
 import click
@@ -76,3 +77,12 @@ class LazyHelpOption(click.Option):
         if self.help is None:
             self.help = self._help_text()
         return super().get_help_record(ctx)
+
+
+def progress_option(shows: str = ""):
+    """``--progress/--no-progress``, the same in every command that draws a bar: on by default when
+    stderr is a terminal (never drawn into a pipe or a file); the command gets True or False.
+    ``shows``: what the bar shows beyond a count, for the help."""
+    return click.option("--progress/--no-progress", default=None,
+                        callback=lambda ctx, param, value: sys.stderr.isatty() if value is None else value,
+                        help=f"Progress bar on stderr{shows} [default: when stderr is a terminal].")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import tempfile
 from typing import Optional
 
@@ -19,7 +18,7 @@ from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file, records_fro
 from ..output import is_stream
 from . import main, plural
 from ..options import MAX_LENGTH_RANGE
-from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption, progress_option
 from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -125,14 +124,13 @@ def _rating_help() -> str:
               help=f"Rate again the rows of the -o file with these statuses ({', '.join(RETRY_STATUSES)}), "
                    "say with more memory or time, and put the new rows in their place.")
 @format_option("{puzzle} {W} {tail}", "; standard output only (-o writes the resumable CSV)")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@progress_option()
 @click.option("--canonical", is_flag=True,
               help="Add a column 'canonical' (before 'status'): each puzzle's minlex form, the same for "
                    "equivalent puzzles (see 'sudorules canon').")
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
-         progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
+         progress: bool, canonical: bool, template: Optional[str]) -> None:
     """Rate every puzzle of FILE (or stdin, or the PUZZLE given) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -150,7 +148,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,
-        progress=sys.stderr.isatty() if progress is None else progress, canonical=canonical), verb="rated",
+        progress=progress, canonical=canonical), verb="rated",
         template=formatted)
 
 
