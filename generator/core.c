@@ -420,6 +420,27 @@ int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint
     return count_from(&s, limit, solution);
 }
 
+int sr_grid_consistent(const uint8_t *grid)
+{
+    /* the digits given per row, column and box (bit d-1 for digit d), then the empty cells' view */
+    uint16_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+    for (int cell = 0; cell < 81; ++cell) {
+        int digit = grid[cell];
+        if (!digit) continue;
+        int r = cell / 9, c = cell % 9, b = r / 3 * 3 + c / 3;
+        uint16_t bit = (uint16_t)(1u << (digit - 1));
+        if ((rows[r] | cols[c] | boxes[b]) & bit) return 0;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+    }
+    for (int cell = 0; cell < 81; ++cell) {
+        int r = cell / 9, c = cell % 9, b = r / 3 * 3 + c / 3;
+        if (!grid[cell] && (rows[r] | cols[c] | boxes[b]) == 0x1FF) return 0;
+    }
+    return 1;
+}
+
 int sr_is_minimal(const uint8_t *grid)
 {
     uint8_t solution[81];

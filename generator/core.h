@@ -29,6 +29,11 @@ int sr_count_excluding(const uint8_t *grid, int cell, int digit, int limit, uint
  * A cell whose mask has one digit is decided; a cell whose mask is empty makes the count 0. */
 int sr_count_solutions_masked(const uint16_t *masks, int limit, uint8_t *solution);
 
+/* 1 when no digit of `grid` is repeated in a row, column or box and no empty cell sees all nine
+ * digits; 0 otherwise.  The check every puzzle read from text gets (sudorules.puzzle names the
+ * reason of a 0 itself): no search, about 0.1 us. */
+int sr_grid_consistent(const uint8_t *grid);
+
 /* 1 when `grid` has exactly one solution and removing any single given gives two or more;
  * 0 otherwise (including no solution or several solutions). */
 int sr_is_minimal(const uint8_t *grid);

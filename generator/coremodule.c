@@ -124,6 +124,23 @@ static PyObject *py_is_minimal(PyObject *self, PyObject *obj)
     return PyBool_FromLong(minimal);
 }
 
+static PyObject *py_grid_consistent(PyObject *self, PyObject *obj)
+{
+    Py_buffer view;
+    if (get_grid(obj, &view) < 0) return NULL;
+    const uint8_t *grid = (const uint8_t *)view.buf;
+    for (int k = 0; k < 81; ++k) {
+        if (grid[k] > 9) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "grid values must be 0..9");
+            return NULL;
+        }
+    }
+    int consistent = sr_grid_consistent(grid);
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(consistent);
+}
+
 static int get_seed(PyObject *obj, uint64_t *seed)
 {
     unsigned long long value = PyLong_AsUnsignedLongLongMask(obj);
@@ -337,6 +354,8 @@ static PyMethodDef methods[] = {
      "where cell does not hold digit."},
     {"is_minimal", py_is_minimal, METH_O,
      "is_minimal(grid) -> bool: unique and every given necessary."},
+    {"grid_consistent", py_grid_consistent, METH_O,
+     "grid_consistent(grid) -> True when no digit repeats in a unit and no empty cell sees all nine digits."},
     {"random_grid", py_random_grid, METH_O, "random_grid(seed) -> 81 bytes of a complete grid."},
     {"count_solutions_batch", py_count_solutions_batch, METH_VARARGS,
      "count_solutions_batch(grids, limit, counts_out, solutions_out) -> None (GIL released)."},

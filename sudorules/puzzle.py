@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Optional, Sequence
 
+from ._core import grid_consistent
 from .errors import PuzzleError, PuzzleTypeError  # re-exported: sudorules.puzzle.PuzzleError is used too
 
 DIGITS = range(1, 10)
@@ -191,6 +192,14 @@ class Puzzle:
         self._marks: Optional[tuple[int, ...]] = masks
 
     @classmethod
+    def _parsed(cls, values: tuple[int, ...]) -> "Puzzle":
+        """The plain puzzle of 81 ints 0..9 the text parser made: what the constructor checks holds
+        already (its checks were 4.5 of the 22 us of reading a line)."""
+        puzzle = object.__new__(cls)
+        puzzle._givens, puzzle._marks = values, None
+        return puzzle
+
+    @classmethod
     def from_string(cls, text: str) -> "Puzzle":
         """Parse one puzzle (one line of 81 characters or the multi-line grid form, or a pencilmark
         puzzle: 729 characters or the multi-line candidate grid) and validate it; a TypeError
@@ -234,7 +243,7 @@ class Puzzle:
     @property
     def clues(self) -> int:
         """The number of givens (decided cells)."""
-        return sum(1 for v in self._givens if v)
+        return 81 - self._givens.count(0)
 
     def __getitem__(self, cell: Cell) -> int:
         return self._givens[cell]
@@ -251,7 +260,7 @@ class Puzzle:
     def __str__(self) -> str:
         if self._marks is not None:  # the 729-character form: digit d at position d of its cell
             return "".join("".join(str(d) if m >> (d - 1) & 1 else "." for d in DIGITS) for m in self._marks)
-        return "".join(str(v) if v else "." for v in self._givens)
+        return bytes(self._givens).translate(_GIVEN_TEXT).decode("ascii")  # in C: 4.5 -> 0.5 us
 
     def __repr__(self) -> str:
         return f"Puzzle('{self}')"
@@ -265,9 +274,12 @@ class Puzzle:
         candidate in r3c4`` (an empty cell whose row, column and block hold all nine digits, or a
         pencilmark cell with no mark); empty if none."""
         givens = self._givens
-        # One pass over the cells first (81 steps, not 27 units of 9): a puzzle with no repeated digit,
-        # nearly every one read, is done here; one with a repeat is looked at again unit by unit,
-        # which names the first repeat in the order of UNITS.  Reading cb-001 33 -> 2x faster.
+        if self._marks is None and grid_consistent(bytes(givens)):
+            # nearly every puzzle read: the compiled check (0.3 us against 11.7 us for the pass below)
+            return []
+        # One pass over the cells first (81 steps, not 27 units of 9): a puzzle with no repeated digit
+        # is done here; one with a repeat is looked at again unit by unit, which names the first
+        # repeat in the order of UNITS.  Reading cb-001 33 -> 2x faster.
         used = [0] * 27
         repeated = False
         for cell, r, c, b in _CELL_UNITS:
@@ -427,6 +439,8 @@ def format_grid(cells: Sequence[str]) -> str:
 # prints for a resolution state (nine rows of nine cells, each its candidate digits).
 
 GRID_CHARS = frozenset("123456789.0")
+#: bytes.translate table of a plain puzzle's text: cell values 0-9 as '.' and '1'-'9'
+_GIVEN_TEXT = bytes.maketrans(bytes(range(10)), b".123456789")
 #: the digits of givens and candidates: ASCII only (str.isdigit() also accepts '²', '①', '٣'...)
 DIGIT_CHARS = frozenset("123456789")
 LAYOUT_CHARS = frozenset(" \t|!+-=:")
@@ -484,7 +498,7 @@ def _after_grid(line: str, at: int) -> tuple[Optional[str], str]:
 def _validated(values: list[int]) -> "Puzzle":
     if len(values) != 81:
         raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
-    puzzle = Puzzle(values)
+    puzzle = Puzzle._parsed(tuple(values))
     conflicts = puzzle.conflicts()
     if conflicts:
         raise PuzzleError(conflicts[0])

@@ -18,8 +18,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudorules"
 LAYERS = [
     # _lazy: the subpackages' lazy exports; options: the checks of option values, for every layer
     {"errors", "enums", "extras", "_lazy", "oscompat", "options"},
-    {"puzzle"},
-    {"reader", "core", "output", "_core", "_generate", "_trial", "_canon", "collection", "progress"},
+    {"puzzle", "_core"},  # _core: the compiled core (C, no imports), which checks puzzles as they are read
+    {"reader", "core", "output", "_generate", "_trial", "_canon", "collection", "progress"},
     {"generation"},
     {"resolution"},
     {"engine"},

@@ -270,15 +270,26 @@ def test_the_fast_reading_of_a_line_and_of_its_conflicts_is_the_definitions():
     # real puzzles (no repeat: the one-pass path) and each with a digit put in an empty cell (a repeat,
     # or a cell left with no candidate, or neither)
     demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
-    tried = 0
+    tried, kinds = 0, set()
     for text in demo[:60]:
         values = scan_line(text)[0]
         for _ in range(10):
             changed = list(values)
             empty = [cell for cell in range(81) if not changed[cell]]
-            changed[rng.choice(empty)] = rng.randrange(1, 10)
+            for cell in rng.sample(empty, rng.choice([1, 1, 1, 4, 12])):
+                changed[cell] = rng.randrange(1, 10)
             for grid in (values, changed):
                 puzzle = Puzzle(grid)
-                assert puzzle.conflicts() == _conflicts_unit_by_unit(puzzle), text
+                expected = _conflicts_unit_by_unit(puzzle)
+                assert puzzle.conflicts() == expected, text
+                # the parser's puzzle (no constructor checks, the compiled consistency test): the
+                # same reason, the same text and clue count as their definitions
+                line = "".join(str(v) if v else "." for v in grid)
+                (record,) = read_puzzles([line + " 7"])
+                assert record.error == (expected[0] if expected else None), line
+                if record.ok:
+                    assert str(record.puzzle) == line and record.puzzle.clues == sum(1 for v in grid if v)
+                    assert record.puzzle == puzzle and hash(record.puzzle) == hash(puzzle)
+                kinds.add("repeat" if any("repeated" in r for r in expected) else "no candidate" if expected else "none")
                 tried += 1
-    assert tried == 1200
+    assert tried == 1200 and kinds == {"repeat", "no candidate", "none"}, kinds
