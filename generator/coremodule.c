@@ -65,7 +65,7 @@ static int parse_grid_string(PyObject *text, uint8_t *grid)
         }
     }
     if (count != 81) {
-        PyErr_Format(PyExc_ValueError, "wrong length: %d grid characters, expected 81", count);
+        PyErr_Format(PyExc_ValueError, "wrong length: %d grid character%s, expected 81", count, count == 1 ? "" : "s");
         return -1;
     }
     return 0;

@@ -148,8 +148,12 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
 def _one_item(number: int, item: object) -> Iterator[PuzzleRecord]:
     """The record of the ``number``-th item of a list of puzzles."""
     if isinstance(item, Puzzle):
-        yield PuzzleRecord(number, str(item), item)
-        return
+        if not item.conflicts():
+            yield PuzzleRecord(number, str(item), item)
+            return
+        # Puzzle([...]) takes a repeated digit (conflicts() names it); check(Puzzle(v)) gave a valid row
+        # of 0 solutions where check(str(v)) and rate gave the reason: the same record as its text
+        item = str(item)
     why = not_a_puzzle(item)
     if why is not None:  # None, NaN, pd.NA, NaT (a missing value of a Series: no text), a number...
         yield PuzzleRecord(number, "" if is_missing(item) else str(item), None, why)

@@ -497,7 +497,7 @@ def _after_grid(line: str, at: int) -> tuple[Optional[str], str]:
 
 def _validated(values: list[int]) -> "Puzzle":
     if len(values) != 81:
-        raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
+        raise PuzzleError(f"wrong length: {len(values)} grid character{'' if len(values) == 1 else 's'}, expected 81")
     puzzle = Puzzle._parsed(tuple(values))
     conflicts = puzzle.conflicts()
     if conflicts:
@@ -580,9 +580,12 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                 pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
             else:
                 yield from flush_incomplete()
-                marks, why, tail = _pencilmark_line(line) if bad is not None else (None, None, tail)
+                # a "tail" of hundreds of grid characters is the rest of a pencilmark line whose cells are
+                # separated by spaces (its first 81 characters were read as a puzzle with a repeat)
+                marks, why, marks_tail = (_pencilmark_line(line) if bad is not None or len(tail) >= _PENCILMARK_REST
+                                          else (None, None, ""))
                 if marks is not None:
-                    yield _marks_record(number, line, marks, tail)
+                    yield _marks_record(number, line, marks, marks_tail)
                 elif bad is not None:
                     yield (number, line, None, why or bad, "")
                 else:
@@ -622,12 +625,24 @@ def candidate_row(line: str) -> Optional[list[int]]:
 
 def _pencilmark_line(line: str) -> tuple[Optional[list[int]], Optional[str], str]:
     """``(masks, None, tail)`` for a line of 729 candidate characters (cell after cell, nine
-    positions each: digit d at position d, or ``.`` / ``0``); ``(None, reason, "")`` for a line of
-    more than 81 grid characters of another length; ``(None, None, "")`` for anything else (a
-    shorter head, as ``1 2 3 4 5 6 7 8 ³``, keeps the reason the grid scan gave: its bad character)."""
-    head, _, tail = line.strip().partition(" ")
-    chars = [c for c in head if c not in LAYOUT_CHARS]
-    if len(chars) <= 81 or any(c not in GRID_CHARS for c in chars):
+    positions each: digit d at position d, or ``.`` / ``0``; layout characters and spaces between
+    them skipped), its tail after a ``;`` or after white space that follows the 729th; ``(None,
+    reason, "")`` for a line of more than 81 grid characters of another length; ``(None, None, "")``
+    for anything else (a shorter head, as ``1 2 3 4 5 6 7 8 ³``, keeps the reason the grid scan gave:
+    its bad character).  The tail was taken after the first space only: a ``;`` or tab tail made
+    "wrong length: more than 81 grid characters"."""
+    text = line.strip()
+    chars: list[str] = []
+    tail = ""
+    for at, char in enumerate(text):
+        if char == ";" or (char.isspace() and len(chars) == PENCILMARK_LENGTH):
+            tail = text[at + 1:].strip()
+            break
+        if char in GRID_CHARS:
+            chars.append(char)
+        elif char not in LAYOUT_CHARS and not char.isspace():
+            return None, None, ""
+    if len(chars) <= 81:
         return None, None, ""
     if len(chars) != PENCILMARK_LENGTH:
         return None, (f"wrong length: {len(chars)} grid characters, expected 81 (a puzzle) or "
@@ -643,7 +658,12 @@ def _pencilmark_line(line: str) -> tuple[Optional[list[int]], Optional[str], str
                                   f"(digit d must stand at position d, '.' elsewhere)"), ""
                 mask |= 1 << (position - 1)
         masks.append(mask)
-    return masks, None, tail.strip()
+    return masks, None, tail
+
+
+#: the length from which what follows a line's first 81 grid characters may be the rest of a
+#: pencilmark line (648 more grid characters, with separators)
+_PENCILMARK_REST = PENCILMARK_LENGTH - 81
 
 
 def is_puzzle_line(line: str) -> bool:
@@ -686,5 +706,5 @@ def grid_values(text: str) -> list[int]:
         elif char not in LAYOUT_CHARS and not char.isspace():
             raise PuzzleError(f"bad character {char!r} in puzzle string")
     if len(values) != 81:
-        raise PuzzleError(f"wrong length: {len(values)} grid characters, expected 81")
+        raise PuzzleError(f"wrong length: {len(values)} grid character{'' if len(values) == 1 else 's'}, expected 81")
     return values

@@ -204,6 +204,15 @@ _PACKED = ((b"\x1f\x8b", "gzip-compressed"), (b"BZh", "bzip2-compressed"), (b"\x
            (b"\x28\xb5\x2f\xfd", "zstd-compressed"), (b"PK\x03\x04", "a zip archive"), (b"7z\xbc\xaf", "a 7z archive"))
 
 
+def refuse_packed(name: str, start: bytes, example: str = "gunzip -c puzzles.txt.gz | sudorules rate -") -> None:
+    """InputError for a compressed file (its first bytes ``start``: :data:`_PACKED`), which no command
+    reads: every line was a bad record "not UTF-8 text (byte 0x8b at column 2)", with no hint, and a
+    table "line 1: not UTF-8 text" with status 1."""
+    packed = next((kind for magic, kind in _PACKED if start.startswith(magic)), None)
+    if packed is not None:
+        raise InputError(f"{shown(name)}: {packed}, not text: uncompress it first (e.g. {example})")
+
+
 def refuse_table(name: str, start: bytes) -> None:
     """InputError for a table where a puzzle file is read (its first bytes ``start``): a Parquet file or
     a CSV whose header names a ``puzzle`` column, an output of rate, classify or check; or for a
@@ -211,10 +220,7 @@ def refuse_table(name: str, start: bytes) -> None:
     collection again (adding gB to its W) read each CSV row as a bad puzzle and each Parquet block as
     garbage, hundreds of invalid rows; its puzzles are one select away."""
     first = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
-    packed = next((kind for magic, kind in _PACKED if start.startswith(magic)), None)
-    if packed is not None:  # every line a bad record "not UTF-8 text (byte 0x8b at column 2)", no hint
-        raise InputError(f"{shown(name)}: {packed}, not text: uncompress it first "
-                         f"(e.g. gunzip -c puzzles.txt.gz | sudorules rate -)")
+    refuse_packed(name, start)
     if first.startswith(b"PAR1") or first.lower().startswith((b"puzzle,", b'"puzzle",')):
         kind = "a Parquet table" if first.startswith(b"PAR1") else "a CSV table with a puzzle column"
         raise InputError(f"{shown(name)}: {kind}, not a puzzle file: read its puzzles with "
@@ -395,7 +401,9 @@ def count_records(source: str) -> Optional[int]:
             return None
         whole = rows = 0
         with open(source, "rb") as handle:
-            for line in handle:
+            # a lone \r ends a line too, as in the reader's text mode (a file of 3 records ending in
+            # \r was counted 1, and its bar went past its total)
+            for line in (part for chunk in handle for part in chunk.splitlines()):
                 text = line.strip()
                 if not text or text.startswith(b"#"):
                     continue

@@ -64,6 +64,24 @@ def test_small_batches_give_the_same_rows_as_one_batch():
     assert list(check_records(read_puzzles(lines), batch_size=2)) == list(check_records(read_puzzles(lines)))
 
 
+def test_threads_share_the_minimality_tests_and_give_the_same_rows():
+    """check --jobs N: each batch's minimality tests in N parts, one a thread; the rows are those of one
+    thread, minimal and not (a puzzle with one more given from its solution is not minimal), whatever
+    the batch size against the number of threads."""
+    demo = (ROOT / "collections" / "demo.txt").read_text().split()[:40]
+    lines = []
+    for k, text in enumerate(demo):
+        solution = str(core.solve(text))
+        empty = [i for i, c in enumerate(text) if c in ".0"]
+        lines.append(text)
+        lines.append(text[:empty[k % len(empty)]] + solution[empty[k % len(empty)]] + text[empty[k % len(empty)] + 1:])
+    lines += mixed_input().splitlines()
+    alone = list(check_records(read_puzzles(lines), batch_size=7))
+    assert sum(r.minimal is True for r in alone) >= 40 and sum(r.minimal is False for r in alone) >= 40
+    for jobs, size in ((2, 7), (3, 5), (4, 2), (2, 1)):
+        assert list(check_records(read_puzzles(lines), batch_size=size, jobs=jobs)) == alone, (jobs, size)
+
+
 def test_command_on_a_file_with_bad_lines_writes_every_row_and_exits_1(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text(mixed_input())

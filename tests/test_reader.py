@@ -132,8 +132,8 @@ def test_a_semicolon_starts_the_tail_as_in_shc_files():
     assert spaced.with_tail("FORM") == "FORM 200314"
     bad, = list(read_puzzles([grid + "x;1"]))
     assert bad.puzzle is None and bad.error == "bad character 'x' at column 82 (after the 81 grid characters)"
-    longer, = list(read_puzzles([grid + "1;1"]))
-    assert longer.puzzle is None and "more than 81" in longer.error
+    longer, = list(read_puzzles([grid + "1;1"]))  # 82 grid characters, then a tail: counted as any 82
+    assert longer.puzzle is None and "wrong length: 82 grid characters" in longer.error
     nul, = list(read_puzzles([grid + "\x00"]))  # was "more than 81 grid characters"
     assert nul.puzzle is None and "bad character '\\x00' at column 82" in nul.error
     # a closing border is layout; after it the same rules (it was "more than 81" whatever followed)

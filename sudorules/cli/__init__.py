@@ -120,7 +120,19 @@ class _Messages(io.TextIOWrapper):
     def write(self, text: str) -> int:
         from ..reader import printable_message
 
-        return super().write(printable_message(text))
+        try:
+            return super().write(printable_message(text))
+        except OSError:
+            # a standard error that cannot be written (2>/dev/full, a pipe whose reader left) drops
+            # the messages, as a closed one does: check 2>/dev/full stopped after 3,001 of 6,026 rows
+            # at its first bad record's message, and under a progress bar before its first row
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except (OSError, ValueError):
+            pass
 
 
 def _standard_streams() -> None:

@@ -15,7 +15,7 @@ from ..progress import RecordProgress
 from ..puzzle import Puzzle
 from ..reader import PuzzleRecord, names_file, records_from_argument
 from . import main
-from .options import progress_option
+from .options import progress_option, shows_progress, to_stdout
 
 #: records canonicalised per C call
 BATCH_SIZE = 4096
@@ -118,7 +118,7 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
                    "and renamed at the end).")
 @progress_option()
 def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output: Optional[str],
-          progress: bool) -> None:
+          progress: Optional[bool]) -> None:
     """The canonical (minlex) form of each puzzle, grid or pencilmark puzzle, one per line, with the
     input line's tail: the smallest string over the 3,359,232 maps (transposition, band, row, stack
     and column permutations) and digit renamings, '.' the smallest character (README "Canonical
@@ -126,7 +126,7 @@ def canon(source: str, unique: bool, solution: bool, automorphisms: bool, output
     names its line and reason)."""
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
-    with open_output(output, inputs=[source]) as stream, RecordProgress(source, progress and names_file(source)) as shown:
+    with open_output(output, inputs=[source]) as stream, RecordProgress(source, shows_progress(progress, to_stdout(output)) and names_file(source)) as shown:
         total, written, bad = write_forms(shown.over(records), stream, unique=unique, automorphisms=automorphisms,
                                           solution=solution, say=shown.say)
     if unique:

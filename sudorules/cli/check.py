@@ -13,7 +13,8 @@ from ..output import check_csv_output, open_output
 from ..progress import RecordProgress
 from ..reader import names_file, plural, records_from_argument
 from . import main
-from .options import progress_option
+from ..oscompat import cpu_count
+from .options import JOBS, progress_option, shows_progress, to_stdout
 from .template_option import format_option
 
 
@@ -26,8 +27,11 @@ from .template_option import format_option
               help="Add a column 'canonical' (before 'tail' and 'error'): each puzzle's minlex form, the same "
                    "for equivalent puzzles (see 'sudorules canon').")
 @format_option("{puzzle} {solutions} {tail}")
+@click.option("--jobs", "-j", type=JOBS, default=None,
+              help="Threads for the minimality tests [all cores; at most 4 per core].")
 @progress_option()
-def check(source: str, output: Optional[str], canonical: bool, template: Optional[str], progress: bool) -> None:
+def check(source: str, output: Optional[str], canonical: bool, template: Optional[str], jobs: Optional[int],
+          progress: Optional[bool]) -> None:
     """Count solutions (0, 1, 2 = two or more), test minimality and give the unique solution of
     each puzzle.  CSV columns: puzzle,clues,solutions,minimal,solution,tail,error (tail: whatever
     followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
@@ -36,8 +40,8 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
     formatted = row_template(template, columns(canonical))
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
-    with open_output(output, inputs=[source]) as stream, RecordProgress(source, progress and names_file(source)) as shown:
-        total, invalid = write_csv(shown.over(check_records(records, canonical=canonical)), stream,
+    with open_output(output, inputs=[source]) as stream, RecordProgress(source, shows_progress(progress, to_stdout(output)) and names_file(source)) as shown:
+        total, invalid = write_csv(shown.over(check_records(records, canonical=canonical, jobs=jobs or cpu_count())), stream,
                                    canonical=canonical, template=formatted, say=shown.say)
     if invalid:
         # status 1 alone said nothing with -o (the reasons are in the rows), and --format's stderr

@@ -11,7 +11,7 @@ from ..collection.template import row_template
 from ..batch.runner import RateOptions
 from . import main
 from ..options import MAX_DEPTH_RANGE, MAX_LENGTH_RANGE
-from .options import JOBS, MEMORY_MIB, TIME_LIMIT, progress_option
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT, progress_option, shows_progress, to_stdout
 from .template_option import format_option
 from .rate import RETRY_STATUSES, _list_option, _scheduler, no_jobs_on_cluster, run_batch
 
@@ -40,7 +40,7 @@ from .rate import RETRY_STATUSES, _list_option, _scheduler, no_jobs_on_cluster, 
 @progress_option()
 def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth: int, max_length: int, gflag: bool,
              time_limit: Optional[float], memory_limit: Optional[int], scheduler: Optional[str],
-             retry: tuple[str, ...], template: Optional[str], progress: bool) -> None:
+             retry: tuple[str, ...], template: Optional[str], progress: Optional[bool]) -> None:
     """Classify every puzzle of FILE (or stdin, or the PUZZLE given) by T&E-depth, with its B rating
     (depth 1), BxB (depth 2) or BxBB (depth 3), and write CSV rows in input order.
 
@@ -55,5 +55,5 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
     options = RateOptions(
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,
-        progress=progress, max_depth=max_depth)
+        progress=shows_progress(progress, to_stdout(output)), max_depth=max_depth)
     run_batch(source, output, options, verb="classified", template=formatted)

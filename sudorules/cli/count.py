@@ -15,7 +15,7 @@ from ..options import CLUES_RANGE, SEED_RANGE, check_method_option
 from ..output import open_output
 from . import main, plural
 from .generate import stop_on_signals
-from .options import JOBS, MINUTES, progress_option
+from .options import JOBS, MINUTES, progress_option, shows_progress
 
 
 @main.command()
@@ -42,7 +42,7 @@ from .options import JOBS, MINUTES, progress_option
 @progress_option()
 def count(method: str, size: int, minutes: Optional[float], samples: Optional[int],
           max_clues: Optional[int], seed: int, jobs: int, weighted: bool, as_csv: bool,
-          progress: bool) -> None:
+          progress: Optional[bool]) -> None:
     """Unbiased estimates of the number of c-clue minimal puzzles per complete grid, for every c met,
     with relative errors (one standard error), and the totals per grid and in all.
 
@@ -64,7 +64,7 @@ def count(method: str, size: int, minutes: Optional[float], samples: Optional[in
     stop = Stop()
     with stop_on_signals(stop) as caught:
         bar = tqdm(total=samples, unit="sample", file=sys.stderr,
-                   disable=not progress)
+                   disable=not shows_progress(progress, rows_on_stdout=False))  # its table comes at the end
 
         def report(result: CountResult) -> None:
             bar.update(result.samples - bar.n)

@@ -17,7 +17,7 @@ from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_op
 from ..output import check_csv_output, is_stream, open_output
 from ..reader import open_lines
 from . import install_signal_handlers, main, plural
-from .options import JOBS, progress_option
+from .options import JOBS, progress_option, shows_progress, to_stdout
 
 
 class Caught:
@@ -77,7 +77,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
                    "renamed at the end).")
 @progress_option(" (puzzles, tries, rate)")
 def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str],
-             untested: Optional[int], output: Optional[str], progress: bool) -> None:
+             untested: Optional[int], output: Optional[str], progress: Optional[bool]) -> None:
     """Generate N minimal puzzles, one per line.  Controlled-bias lines are ``puzzle tries`` (tries =
     complete grids used for that puzzle, the format of the published collection).
 
@@ -100,7 +100,7 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
     try:
         with stop_on_signals(stop, caught), open_output(output, inputs=() if grids is None else (grids,)) as stream:
             bar = tqdm(total=count, unit="puzzle", file=sys.stderr,
-                       disable=not progress, smoothing=0.1)
+                       disable=not shows_progress(progress, to_stdout(output)), smoothing=0.1)
             started = time.monotonic()
 
             def report(done: int, tries: int) -> None:

@@ -80,9 +80,24 @@ class LazyHelpOption(click.Option):
 
 
 def progress_option(shows: str = ""):
-    """``--progress/--no-progress``, the same in every command that draws a bar: on by default when
-    stderr is a terminal (never drawn into a pipe or a file); the command gets True or False.
-    ``shows``: what the bar shows beyond a count, for the help."""
+    """``--progress/--no-progress``, the same in every command that draws a bar; the command gets None
+    when neither is given and decides with :func:`shows_progress`.  ``shows``: what the bar shows
+    beyond a count, for the help."""
     return click.option("--progress/--no-progress", default=None,
-                        callback=lambda ctx, param, value: sys.stderr.isatty() if value is None else value,
-                        help=f"Progress bar on stderr{shows} [default: when stderr is a terminal].")
+                        help=f"Progress bar on stderr{shows} [default: when stderr is a terminal and the "
+                             "output goes elsewhere].")
+
+
+def shows_progress(progress: Optional[bool], rows_on_stdout: bool) -> bool:
+    """Whether a command draws its bar: as ``--progress/--no-progress`` says, else when stderr is a
+    terminal (never into a pipe or a file) and the command's rows do not go to that terminal as
+    well, where each line printed tore the bar (``check FILE`` in a terminal left bar pieces between
+    its rows, and glued the first row onto the bar's line)."""
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty() and not (rows_on_stdout and sys.stdout.isatty())
+
+
+def to_stdout(output: Optional[str]) -> bool:
+    """An ``-o`` value that means standard output (none, or ``-``)."""
+    return output in (None, "-")

@@ -18,7 +18,7 @@ from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file, records_fro
 from ..output import is_stream
 from . import main, plural
 from ..options import MAX_LENGTH_RANGE
-from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption, progress_option
+from .options import JOBS, MEMORY_MIB, TIME_LIMIT, LazyHelpOption, progress_option, shows_progress, to_stdout
 from .template_option import format_option
 
 #: the statuses ``--retry`` can name: every failure a later run may fix
@@ -130,7 +130,7 @@ def _rating_help() -> str:
                    "equivalent puzzles (see 'sudorules canon').")
 def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Optional[str], max_length: int,
          time_limit: Optional[float], memory_limit: Optional[int], retry: tuple[str, ...], scheduler: Optional[str],
-         progress: bool, canonical: bool, template: Optional[str]) -> None:
+         progress: Optional[bool], canonical: bool, template: Optional[str]) -> None:
     """Rate every puzzle of FILE (or stdin, or the PUZZLE given) and write CSV rows in input order.
 
     With -o, rows are appended as they are produced and the same command run again after an
@@ -148,7 +148,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,
-        progress=progress, canonical=canonical), verb="rated",
+        progress=shows_progress(progress, to_stdout(output)), canonical=canonical), verb="rated",
         template=formatted)
 
 

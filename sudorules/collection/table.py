@@ -22,7 +22,7 @@ from typing import Iterator, Optional, Sequence
 from ..errors import InputError, SudorulesError
 from ..extras import require
 from ..output import csv_text, is_parquet_name
-from ..reader import STANDARD_INPUT, check_source, refuse_wide_text, shown  # noqa: F401  (plot reads STANDARD_INPUT here)
+from ..reader import STANDARD_INPUT, check_source, refuse_packed, refuse_wide_text, shown  # noqa: F401  (plot reads STANDARD_INPUT here)
 from .template import NUMBER
 
 BOM = "\ufeff"
@@ -138,6 +138,7 @@ def table_text(name: str, data: bytes) -> str:
     UTF-16 or UTF-32 text is the one error check and rate give it (an :class:`InputError`, status 2:
     the whole input, not a line of it; it was "line 1: not UTF-8 text (byte 0xff)", status 1)."""
     refuse_wide_text(shown(name), data[:2])
+    refuse_packed(name, data[:8], "gunzip -c rated.csv.gz | sudorules stats -")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -57,6 +57,7 @@ and a ``ValueError``) with a one-line message naming the file (and line):
 from __future__ import annotations
 
 import math
+import string
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
@@ -64,10 +65,10 @@ import numpy as np
 import pandas as pd
 
 from ..collection.template import NUMBER
-from ..collection.table import (NotATableError, TableError, check_header, csv_chunks, is_parquet, parquet_lines,
-                                parquet_strings, read_bytes, shown, table_text)
+from ..collection.table import (BOM, NotATableError, TableError, check_header, csv_chunks, is_parquet, parquet_lines,
+                                parquet_strings, read_bytes, shown, table_text, text_lines)
 from ..errors import EXIT_INVALID, EXIT_USAGE, InputError, SudorulesError
-from ..puzzle import is_puzzle_line
+from ..puzzle import PuzzleError, is_puzzle_line, parse_puzzle
 from .columns import KNOWN_RATINGS, is_rating
 from ..reader import TAIL, read_puzzles
 
@@ -333,7 +334,9 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
     counted = (raw["status"].str.strip().isin(["", SOLVED]).to_numpy(bool) if "status" in raw
                else np.ones(len(raw), bool))
     for column_name in raw.columns:
-        column = raw[column_name].str.strip()
+        # ASCII white space only, as select's --where and cell_number read a number: '3' followed by a
+        # no-break space was 3 here and no number there
+        column = raw[column_name].str.strip(_BLANKS)
         if column_name in NON_VALUE_COLUMNS:
             table[column_name] = (_text(column) if column_name != TRIES
                                   else _numeric_column(name, column_name, column, counted, lines))
@@ -345,7 +348,7 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
             continue
         table[column_name] = _numeric_column(name, column_name, column, counted, lines, (values, not_numbers))
     if TRIES not in table and TAIL in table:  # a rated controlled-bias file: its tails are the tries
-        tries = pd.Series(numbers_in(table[TAIL].fillna("").astype(str).str.strip())[0], index=table.index)
+        tries = pd.Series(_tries(table[TAIL].fillna("").astype(str)), index=table.index)
         if tries.notna().any():
             table[TRIES] = tries
     if CLUES not in table and "puzzle" in table:
@@ -358,6 +361,16 @@ def _text(column: pd.Series) -> pd.Series:
 
 
 _NUMBER_PATTERN = NUMBER.pattern
+#: the white space around a number (cell_number's)
+_BLANKS = string.whitespace
+
+
+def _tries(tails: pd.Series) -> np.ndarray:
+    """The tries count of each tail (NaN where it is none): a number of complete grids used, 1 or
+    more; a tail of 0 or less is no generator's count."""
+    tries = numbers_in(tails.str.strip(_BLANKS))[0]
+    tries[tries <= 0] = np.nan
+    return tries
 
 
 def numbers_in(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
@@ -392,10 +405,15 @@ def _numeric_column(name: str, column_name: str, column: pd.Series, counted: np.
 
 
 def _clue_count(puzzle: Optional[str]) -> float:
+    """The clue count of a table's puzzle cell where the table has no ``clues`` column: its decided
+    cells as check counts them (a 729-character pencilmark puzzle's cells with one candidate: its
+    first 81 characters were counted before), NaN for a cell that is no puzzle."""
     if not isinstance(puzzle, str):
         return math.nan
-    grid = [c for c in puzzle if c in "0123456789."]
-    return float(sum(1 for c in grid[:81] if c not in "0.")) if len(grid) >= 81 else math.nan
+    try:
+        return float(parse_puzzle(puzzle).clues)
+    except PuzzleError:
+        return math.nan
 
 
 def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
@@ -411,7 +429,7 @@ def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
     invalid = any(error is not None for error in errors)
     table = pd.DataFrame({"line": pd.Series(lines, dtype=int), "source": shown(name),
                           "puzzle": pd.Series(puzzles, dtype=object), CLUES: pd.Series(clues, dtype=float)})
-    tries = numbers_in(pd.Series(tails, dtype=str).str.strip())[0]
+    tries = _tries(pd.Series(tails, dtype=str))
     if not np.isnan(tries).all():
         table[TRIES] = tries
     if invalid:
@@ -421,16 +439,15 @@ def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
 
 
 def _lines(text: str) -> list[str]:
-    """The lines of a text, split on ``\\n`` only (a form feed inside a line does not end it)."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    """The lines of a text, as the puzzle readers of check and rate split them: at ``\\n``, ``\\r\\n``
+    or a lone ``\\r`` (a form feed inside a line does not end it).  Split at ``\\n`` only, a file of
+    three records ending in ``\\r`` was one row here and three there, its line numbers different."""
+    return [line.rstrip("\r\n") for line in text_lines(text)]
 
 
 def read_value_text(name: str, text: str) -> list[float]:
     """A plain file of one number per line (empty line = missing); a bad value names its line."""
-    items = pd.Series(_lines(text), dtype=str).str.strip()
+    items = pd.Series(_lines(text), dtype=str).str.strip(_BLANKS)
     values, not_numbers = numbers_in(items)
     if not_numbers.any():
         index = int(not_numbers.argmax())
@@ -453,7 +470,14 @@ def _read_table(sources: _Sources, name: str) -> pd.DataFrame:
     data = sources.read_bytes(name)
     if is_parquet(name, data):
         return read_parquet_bytes(name, data)
-    text = decode_text(name, data)
+    try:
+        text = decode_text(name, data)
+    except StatsFileError:  # UTF-16, compressed: the input as a whole
+        raise
+    except StatsInputError:  # bytes that are no UTF-8: an error in a table, an invalid line in a puzzle file
+        text = data.decode("utf-8", "surrogateescape").removeprefix(BOM)
+        if _is_csv(name, text):
+            raise
     del data  # not held while the table is made: stats of a million rated rows peaked at 897 MB, 790 without
     if _is_csv(name, text):
         return read_csv_text(name, text)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .correction import correction_factor
@@ -111,6 +112,16 @@ def _minimals(collection: Collection) -> dict:
     # solutions" with a tail of 5 added 5 tries to T (the generator makes unique minimal puzzles
     # only, so such a line's tail is no tries count of its run)
     tries = collection.frame["tries"].where(collection.somewhere).fillna(0)
+    # a try is one complete grid used: a count of 0 or less is no generator's, and so many that their
+    # sum is no float (two tails of 1e308) no figure (both ended in ZeroDivisionError)
+    wrong = int((rows & collection.somewhere & (collection.frame["tries"] <= 0)).sum())
+    if wrong:
+        return {"note": f"tries of 0 or less on {plural(wrong, 'puzzle', grouped=True)} (a tries count is the "
+                        "number of complete grids used, 1 or more): numbers of minimals not estimated"}
+    with np.errstate(over="ignore"):
+        total_tries = float(tries.sum())
+    if not math.isfinite(total_tries):
+        return {"note": "the tries add up to more than a number holds: numbers of minimals not estimated"}
     table, total = minimals_per_grid(collection.clues(), tries)
     return {**total, "per_clue": _records(table, "clues")}
 

@@ -1,0 +1,134 @@
+"""Every command reads an input's records alike, and a user round's edges (eighteenth session): line
+ends, bytes that are no UTF-8, compressed files, pencilmark lines, numbers padded with non-ASCII
+space, tries that are no count, a standard error that cannot be written, and when a bar is drawn."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sudorules import Puzzle, check, read_puzzles, rate
+from sudorules.reader import count_records, read_puzzle_file
+
+PUZZLE = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
+SOLUTION = "123456789456789123789123456214368975537912864698547312365891247872634591941275638"
+
+
+def sudorules(*args, cwd: Path, stdin=None, stderr=subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sudorules", *map(str, args)], cwd=cwd, input=stdin,
+                          stdout=subprocess.PIPE, stderr=stderr, timeout=120)
+
+
+def _stats_json(path: Path) -> dict:
+    result = sudorules("stats", path.name, "--json", cwd=path.parent)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_lone_carriage_return_ends_a_line_for_check_stats_and_the_record_count(tmp_path):
+    path = tmp_path / "cr.txt"
+    path.write_bytes(f"{PUZZLE} 200314\r{PUZZLE}\r123\r".encode())
+    records = list(read_puzzle_file(str(path)))
+    assert [r.line for r in records] == [1, 2, 3] and count_records(str(path)) == 3
+    report = _stats_json(path)
+    assert report["rows"] == 3 and report["status"] == {"invalid": 1}
+
+
+def test_stats_of_a_puzzle_file_takes_a_line_that_is_no_utf8_as_an_invalid_record(tmp_path):
+    """check says such a line is invalid and goes on; stats refused the whole file (status 1)."""
+    path = tmp_path / "p.txt"
+    path.write_bytes(f"{PUZZLE}\n{PUZZLE} caf\xe9\n{PUZZLE} 7\n".encode("latin-1"))
+    report = _stats_json(path)
+    assert report["rows"] == 3 and report["status"] == {"invalid": 1}
+    checked = sudorules("check", path.name, cwd=tmp_path)
+    assert "line 2: not UTF-8 text (byte 0xe9" in checked.stdout.decode()
+    table = tmp_path / "t.csv"  # in a table it stays an error naming the line, as in select
+    table.write_bytes(f"puzzle,W\n{PUZZLE},3\n{PUZZLE},caf\xe9\n".encode("latin-1"))
+    for command in (["stats", table.name], ["select", table.name]):
+        result = sudorules(*command, cwd=tmp_path)
+        assert result.returncode == 1 and b"t.csv line 3: not UTF-8 text (byte 0xe9)" in result.stderr, command
+
+
+@pytest.mark.parametrize("command", [["stats"], ["select"], ["compare", "--ratings", "W", "B"], ["check"], ["canon"]])
+def test_a_compressed_input_is_one_error_of_status_2_in_every_command(tmp_path, command):
+    (tmp_path / "r.csv.gz").write_bytes(gzip.compress(f"puzzle,W,B\n{PUZZLE},3,3\n".encode()))
+    result = sudorules(command[0], "r.csv.gz", *command[1:], cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert b"r.csv.gz: gzip-compressed, not text: uncompress it first" in result.stderr, result.stderr
+
+
+def test_pencilmark_lines_take_a_tail_after_a_semicolon_or_a_tab_and_spaces_between_cells(tmp_path):
+    cells = ["".join(d if d == c else "." for d in "123456789") if c != "." else "123456789" for c in PUZZLE]
+    lines = ["".join(cells) + ";c1", "".join(cells) + "\tt", " ".join(cells), " ".join(cells) + "  200314",
+             f"{PUZZLE} " + "1" * 700]
+    records = list(read_puzzles(lines))
+    assert [r.ok for r in records] == [True] * 5, [r.error for r in records]
+    assert all(r.puzzle.is_pencilmark for r in records[:4]) and not records[4].puzzle.is_pencilmark
+    assert [r.tail for r in records[:4]] == ["c1", "t", "", "200314"] and len(records[4].tail) == 700
+    # and a table's pencilmark puzzle, without a clues column, has the clue count check gives it
+    table = tmp_path / "u.csv"
+    table.write_text(f"puzzle,W\n{''.join(cells)},3\n{PUZZLE},3\n")
+    assert _stats_json(table)["clue_distribution"][0]["clues"] == 27
+    assert sum(r["on"] for r in _stats_json(table)["clue_distribution"] if r["clues"] == 27) == 2
+
+
+def test_numbers_padded_with_non_ascii_space_are_no_numbers_in_stats_as_in_select(tmp_path):
+    table = tmp_path / "ws.csv"
+    table.write_text(f"puzzle,W,status\n{PUZZLE},3\u00a0,solved\n{PUZZLE},3,solved\n", encoding="utf-8")
+    result = sudorules("stats", table.name, cwd=tmp_path)
+    assert result.returncode == 1 and "ws.csv line 2: column W: '3\\xa0' is not a number" in result.stderr.decode()
+    picked = sudorules("select", table.name, "--where", "W == 3", cwd=tmp_path)
+    assert picked.stdout.decode().count(PUZZLE) == 1
+
+
+@pytest.mark.parametrize("tails, note", [(["0"], None), (["5", "-5"], "tries missing on 1 puzzle"),
+                                         (["1e308", "1e308"], "the tries add up to more than a number holds")])
+def test_tries_that_are_no_count_of_grids_give_a_note_not_a_crash(tmp_path, tails, note):
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"{PUZZLE} {tail}\n" for tail in tails))
+    result = sudorules("stats", path.name, cwd=tmp_path)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    if note is None:  # no tries count at all: no section (it ended in ZeroDivisionError)
+        assert "minimal" not in result.stdout.decode().lower()
+    else:
+        assert f"Numbers of minimals: {note}" in result.stdout.decode()
+    table = tmp_path / "t.csv"  # a tries column of 0 is refused the same way
+    table.write_text(f"puzzle,clues,tries\n{PUZZLE},27,0\n{PUZZLE},27,4\n")
+    assert "tries of 0 or less on 1 puzzle" in sudorules("stats", table.name, cwd=tmp_path).stdout.decode()
+
+
+def test_a_puzzle_object_with_a_repeat_is_the_record_its_text_is():
+    values = [0 if c == "." else int(c) for c in PUZZLE]
+    values[0] = 5
+    puzzle = Puzzle(values)
+    assert puzzle.conflicts() == ["digit 5 repeated in row 1"]
+    for rows in (check(puzzle), check(str(puzzle)), rate(puzzle, "B")):
+        assert rows["error"].tolist() == ["line 1: digit 5 repeated in row 1"] and rows["clues"].isna().all()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command, rows", [(["check", "in.txt", "--format", "{puzzle}"], 81),
+                                           (["canon", "in.txt"], 41), (["check", "in.txt", "--progress"], 82)])
+def test_a_standard_error_that_cannot_be_written_drops_the_messages_not_the_rows(tmp_path, command, rows):
+    (tmp_path / "in.txt").write_text("".join(f"{PUZZLE}\n" if k % 2 else "garbage\n" for k in range(1, 82)))
+    with open("/dev/full", "wb") as full:
+        result = sudorules(*command, cwd=tmp_path, stderr=full)
+    assert result.returncode == 1 and len(result.stdout.decode().splitlines()) == rows
+
+
+@pytest.mark.parametrize("stderr_tty, stdout_tty, rows_on_stdout, given, drawn", [
+    (True, False, True, None, True), (True, True, True, None, False), (True, True, False, None, True),
+    (False, False, False, None, False), (False, True, True, True, True), (True, False, False, False, False)])
+def test_a_bar_is_drawn_by_default_only_where_no_row_goes_to_its_terminal(monkeypatch, stderr_tty, stdout_tty,
+                                                                         rows_on_stdout, given, drawn):
+    from sudorules.cli.options import shows_progress
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: stderr_tty, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: stdout_tty, raising=False)
+    assert shows_progress(given, rows_on_stdout) is drawn
