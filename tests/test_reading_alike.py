@@ -132,3 +132,13 @@ def test_a_bar_is_drawn_by_default_only_where_no_row_goes_to_its_terminal(monkey
     monkeypatch.setattr(sys.stderr, "isatty", lambda: stderr_tty, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: stdout_tty, raising=False)
     assert shows_progress(given, rows_on_stdout) is drawn
+
+
+def test_compare_names_the_rows_that_hold_no_puzzle_as_stats_does(tmp_path):
+    table = tmp_path / "un.csv"
+    table.write_text(f"puzzle,W,B\n{PUZZLE},3,3\nx,1\n{PUZZLE},4,3\n")
+    text = sudorules("compare", table.name, "--ratings", "W", "B", cwd=tmp_path)
+    assert text.returncode == 0 and "1 row with no puzzle, not compared: unreadable at line 3" in text.stdout.decode()
+    result = json.loads(sudorules("compare", table.name, "--ratings", "W", "B", "--json", cwd=tmp_path).stdout)
+    assert result["compared"] == 2
+    assert result["counted_nowhere"] == {"unreadable": {"count": 1, "lines": [{"source": "un.csv", "line": 3}]}}

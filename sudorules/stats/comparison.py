@@ -11,7 +11,7 @@ import math
 import pandas as pd
 
 from .distributions import clue_weights
-from .loading import Collection, StatsInputError
+from .loading import COUNTED_NOWHERE, Collection, StatsInputError
 
 
 def compare_ratings(collection: Collection, first: str, second: str) -> dict:
@@ -24,8 +24,9 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     ``compared``, ``differ``, ``raw_percent``, ``unbiased_percent`` (None without clue counts),
     ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
     ``counts``; None when a column has more than :data:`MAX_CROSS_LEVELS` distinct values, and
-    ``cross_table_note`` says so), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order) and
-    ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several).
+    ``cross_table_note`` says so), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order),
+    ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several)
+    and ``counted_nowhere`` (per status, ``count`` and the first ``lines`` of the rows that hold no puzzle).
     """
     first, second = collection.column_named(first), collection.column_named(second)
     a, b = collection.values(first), collection.values(second)
@@ -50,7 +51,11 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
                                "counts": cross.to_numpy().tolist()}),
               "cross_table_note": (f"no cross-table: {', '.join(f'{n} has {levels[n]:,} distinct values' for n in wide)} "
                                    f"(one is made for at most {MAX_CROSS_LEVELS} a column)" if wide else None),
-              "differences": rows, "sources": list(collection.inputs)}
+              "differences": rows, "sources": list(collection.inputs),
+              # rows that hold no puzzle (an unreadable CSV row, an invalid line): never compared, and
+              # named as stats names them (compare left them out without a word)
+              "counted_nowhere": {status: group for status, group in collection.not_counted().items()
+                                  if status in COUNTED_NOWHERE}}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
         weights = clue_weights(clues)

@@ -167,8 +167,13 @@ def format_comparison(result: dict) -> str:
         lines = [f"Cross-table of {first} (rows) and {second} (columns) on {result['compared']} puzzles "
                  "with both ratings", frame.to_string()]
     lines += ["", f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
+    one_source = len(result.get("sources") or []) <= 1
+    nowhere = result.get("counted_nowhere") or {}
+    if nowhere:
+        rows = sum(group["count"] for group in nowhere.values())
+        lines.append(f"{plural(rows, 'row', grouped=True)} with no puzzle, not compared: " + "; ".join(
+            f"{status} at {format_lines(group['lines'], group['count'], one_source)}" for status, group in nowhere.items()))
     if result["differences"]:
-        one_source = len(result.get("sources") or []) <= 1
         listed = [{**entry, "line": place(entry, one_source)} for entry in result["differences"]]
         lines.append(_table(listed, {"line": "line", "puzzle": "puzzle", first: first, second: second}, 3))
     return "\n".join(lines) + "\n"
