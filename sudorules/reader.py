@@ -399,7 +399,7 @@ def count_records(source: str) -> Optional[int]:
     try:
         if not stat.S_ISREG(os.stat(source).st_mode):
             return None
-        whole = rows = 0
+        whole = rows = 0  # records made; rows of a multi-line grid waiting for its ninth
         with open(source, "rb") as handle:
             # a lone \r ends a line too, as in the reader's text mode (a file of 3 records ending in
             # \r was counted 1, and its bar went past its total)
@@ -409,16 +409,25 @@ def count_records(source: str) -> Optional[int]:
                     continue
                 if (len(text.replace(b"!", b" ").replace(b"|", b" ").split()) == 9
                         and candidate_row(text.decode("utf-8", "replace")) is not None):
-                    rows += 1  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
+                    row = True  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
                 elif len(text) < 81 and not text.translate(None, _GRID_LAYOUT):  # grid and layout only
                     grid = len(text.translate(None, _LAYOUT))
-                    rows += grid == 9  # a grid's row; 0: a border line; else a record of a wrong length
-                    whole += grid not in (0, 9)
+                    if grid == 0:
+                        continue  # a border line
+                    row = grid == 9  # else a record of a wrong length
                 else:
-                    whole += 1
+                    row = False
+                if row:
+                    rows += 1
+                    if rows == 9:
+                        whole, rows = whole + 1, 0
+                else:
+                    # any other line ends a grid begun (an "incomplete grid" record, as the parser
+                    # makes one: four of them were counted as their rows' ninths)
+                    whole, rows = whole + 1 + (rows > 0), 0
     except OSError:
         return None
-    return whole + rows // 9 or None
+    return whole + (rows > 0) or None
 
 
 #: the parser's layout and grid characters (sudorules.puzzle), as bytes for the count

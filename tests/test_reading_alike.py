@@ -142,3 +142,21 @@ def test_compare_names_the_rows_that_hold_no_puzzle_as_stats_does(tmp_path):
     result = json.loads(sudorules("compare", table.name, "--ratings", "W", "B", "--json", cwd=tmp_path).stdout)
     assert result["compared"] == 2
     assert result["counted_nowhere"] == {"unreadable": {"count": 1, "lines": [{"source": "un.csv", "line": 3}]}}
+
+
+def test_the_record_count_is_the_readers_on_files_of_grids_cut_short(tmp_path):
+    """The bar's total and "interrupted after N of M rows" count records as the reader makes them,
+    a grid cut short by another line one record (it was counted as its rows' ninths: 0/4, then 6)."""
+    import random
+
+    rng = random.Random(3)
+    rows = [" ".join(PUZZLE[9 * r: 9 * r + 9]) for r in range(9)]
+    candidates = ["! " + " ".join("123456789" if c == "." else c for c in PUZZLE[9 * r: 9 * r + 9]) + " !"
+                  for r in range(9)]
+    pieces = [[PUZZLE], [PUZZLE + " 7"], ["garbage"], ["123"], ["+-------+"], ["# note"], [""], rows,
+              rows[:4], rows[:8], candidates, candidates[:5], ["1 2 3"]]
+    for trial in range(60):
+        lines = [line for _ in range(rng.randrange(1, 12)) for line in rng.choice(pieces)]
+        path = tmp_path / f"f{trial}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        assert count_records(str(path)) == (sum(1 for _ in read_puzzle_file(str(path))) or None), lines
