@@ -307,9 +307,10 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
             raw["status"] = ""
         if "error" not in raw:
             raw["error"] = ""
-        for index, count in broken.items():
-            raw.loc[index, "status"] = UNREADABLE
-            raw.loc[index, "error"] = f"{count} fields, the header has {len(header)}"
+        # all at once: one .loc assignment a row took minutes for a table of 100,000 broken rows
+        rows = list(broken)
+        raw.loc[rows, "status"] = UNREADABLE
+        raw.loc[rows, "error"] = [f"{count} fields, the header has {len(header)}" for count in broken.values()]
     return _typed_table(name, raw, lines)
 
 
