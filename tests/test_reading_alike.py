@@ -160,3 +160,13 @@ def test_the_record_count_is_the_readers_on_files_of_grids_cut_short(tmp_path):
         path = tmp_path / f"f{trial}.txt"
         path.write_text("\n".join(lines) + "\n")
         assert count_records(str(path)) == (sum(1 for _ in read_puzzle_file(str(path))) or None), lines
+
+
+def test_two_value_files_that_disagree_are_named_not_the_single_input(tmp_path):
+    """With one input, a conflict between two --column files named the input (helper-36)."""
+    (tmp_path / "t.csv").write_text(f"puzzle,W\n{PUZZLE},3\n")
+    (tmp_path / "a.txt").write_text("2\n")
+    (tmp_path / "b.txt").write_text("3\n")
+    result = sudorules("stats", "t.csv", "--column", "X=a.txt", "--column", "X=b.txt", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "a.txt line 1 and b.txt line 1: column X differs (2 vs 3)" in result.stderr.decode(), result.stderr

@@ -82,3 +82,11 @@ def test_clue_weights_are_the_correction_factor_of_each_row():
     weights = clue_weights(clues)
     for n, weight in zip(clues, weights):
         assert math.isnan(weight) if math.isnan(n) else weight == correction_weight(int(n))
+
+
+def test_a_header_of_empty_names_keeps_its_rows_and_their_status():
+    """No column kept (every header name empty) still leaves one row a record, its status
+    unreadable where its cells do not fit (the fuzz test met ',' then a NUL: KeyError)."""
+    table = loading.read_csv_text("t.csv", ",\n\x00\n,\n")
+    assert table["status"].iloc[0] == loading.UNREADABLE and pd.isna(table["status"].iloc[1])
+    assert table["line"].tolist() == [2, 3]

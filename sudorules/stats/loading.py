@@ -302,6 +302,8 @@ def read_csv_text(name: str, text: str) -> pd.DataFrame:
         return pd.DataFrame({"line": [], "source": []})
     raw = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
     del parts
+    if len(raw.columns) == 0:  # a header of empty names only: no column kept, but the rows are there
+        raw = pd.DataFrame(index=range(len(lines)))
     if broken:
         if "status" not in raw:
             raw["status"] = ""
@@ -569,7 +571,9 @@ def combine_tables(tables: list[pd.DataFrame],
     came from, not the row of the first input it was joined to.
     """
     if len(tables) == 1:  # nothing to join: a million puzzles' keys cost 1.8 s
-        return tables[0], [tables[0]]
+        # the member a table of its own (shallow: no data copied), or the --column values added to the
+        # result were the input's too, and a conflict between two --column files named the input
+        return tables[0], [tables[0].copy(deep=False)]
     keys = [_puzzle_keys(table) for table in tables]
     groups: list[list[int]] = []  # indexes of tables with the same puzzles
     for i, table_keys in enumerate(keys):
