@@ -102,6 +102,29 @@ def read_puzzles(lines: Iterable[str], origin: Optional[str] = None) -> Iterator
 PRINTABLE = "sudorules.printable"
 
 
+#: records taken in one batch by the commands that work a batch at a time (check, canon)
+BATCH_SIZE = 4096
+# The first batch is small and each next one twice as large, up to BATCH_SIZE: the first rows (and
+# a bar's first rate, hence its time left) come after 64 puzzles, not after 4,096 (0.4 s of cb-001
+# under check before any row); a long run is the same batches but for its first six.
+FIRST_BATCH = 64
+
+
+def record_batches(records: Iterable[PuzzleRecord], size: int = BATCH_SIZE,
+                   first: int = FIRST_BATCH) -> Iterator[list[PuzzleRecord]]:
+    """``records`` in lists of ``first``, twice that, ... up to ``size`` records each."""
+    batch: list[PuzzleRecord] = []
+    limit = min(first, size)
+    for record in records:
+        batch.append(record)
+        if len(batch) >= limit:
+            yield batch
+            batch = []
+            limit = min(2 * limit, size)
+    if batch:
+        yield batch
+
+
 def _printable_error(error: UnicodeError) -> tuple[str, int]:
     """Each character that cannot be encoded, as text: a byte that was no UTF-8 (Python keeps it as a
     lone surrogate U+DC80-U+DCFF, ``surrogateescape``) as that byte, ``\\xe9``; anything else (another

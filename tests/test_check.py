@@ -64,6 +64,28 @@ def test_small_batches_give_the_same_rows_as_one_batch():
     assert list(check_records(read_puzzles(lines), batch_size=2)) == list(check_records(read_puzzles(lines)))
 
 
+def test_the_first_rows_come_after_a_small_batch_then_batches_double():
+    """A bar's first rate and `check big.txt | head` need the first rows early: before the first
+    row, at most FIRST_BATCH records are read, and the batches grow from there to BATCH_SIZE."""
+    from sudorules.reader import BATCH_SIZE, FIRST_BATCH
+
+    read = []
+
+    def counted(records):
+        for record in records:
+            read.append(record)
+            yield record
+
+    lines = [EASY] * (3 * BATCH_SIZE)
+    seen_at = []
+    for _ in check_records(counted(read_puzzles(lines))):
+        seen_at.append(len(read))
+    assert seen_at[0] == FIRST_BATCH < BATCH_SIZE
+    sizes = sorted(set(seen_at))
+    assert [b - a for a, b in zip([0] + sizes, sizes)][:3] == [FIRST_BATCH, 2 * FIRST_BATCH, 4 * FIRST_BATCH]
+    assert max(b - a for a, b in zip([0] + sizes, sizes)) == BATCH_SIZE and len(seen_at) == len(lines)
+
+
 def test_threads_share_the_minimality_tests_and_give_the_same_rows():
     """check --jobs N: each batch's minimality tests in N parts, one a thread; the rows are those of one
     thread, minimal and not (a puzzle with one more given from its solution is not minimal), whatever

@@ -18,7 +18,7 @@ from .. import core
 from ..collection.template import RowTemplate
 from ..generation.canonical import canonical_texts
 from ..output import csv_cell
-from ..reader import TAIL, PuzzleRecord
+from ..reader import BATCH_SIZE, TAIL, PuzzleRecord, record_batches
 
 #: CSV columns, in order; ``tail`` is the input record's tail, as it was; ``error`` is always the last
 #: column, empty for a record that parsed.
@@ -31,7 +31,6 @@ def columns(canonical: bool = False) -> tuple[str, ...]:
     return COLUMNS[:-2] + ("canonical", TAIL, "error") if canonical else COLUMNS
 
 #: Puzzles sent to the core per call.
-BATCH_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -79,13 +78,7 @@ def check_records(records: Iterable[PuzzleRecord], batch_size: int = BATCH_SIZE,
     cb-001, about 26 solver calls a minimal puzzle."""
     threads = ThreadPoolExecutor(jobs) if jobs > 1 else None
     try:
-        batch: list[PuzzleRecord] = []
-        for record in records:
-            batch.append(record)
-            if len(batch) >= batch_size:
-                yield from _check_batch(batch, canonical, threads, jobs)
-                batch = []
-        if batch:
+        for batch in record_batches(records, batch_size):
             yield from _check_batch(batch, canonical, threads, jobs)
     finally:
         if threads is not None:

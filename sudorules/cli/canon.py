@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import IO, Callable, Iterable, Iterator, Optional
+from typing import IO, Callable, Iterable, Optional
 
 import click
 import numpy as np
@@ -13,24 +13,9 @@ from ..generation.canonical import canonical_batch
 from ..output import check_csv_output, open_output
 from ..progress import RecordProgress
 from ..puzzle import Puzzle
-from ..reader import PuzzleRecord, names_file, records_from_argument
+from ..reader import PuzzleRecord, names_file, record_batches, records_from_argument
 from . import main
 from .options import progress_option, shows_progress, to_stdout
-
-#: records canonicalised per C call
-BATCH_SIZE = 4096
-
-
-def _batches(records: Iterable[PuzzleRecord], size: int = BATCH_SIZE) -> Iterator[list[PuzzleRecord]]:
-    batch: list[PuzzleRecord] = []
-    for record in records:
-        batch.append(record)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
 
 def _forms(puzzles: list[Puzzle], solution: bool) -> tuple[list[Optional[str]], list[int], list[str]]:
     """Forms (None where there is none), automorphism counts and per-puzzle errors ('' if fine)."""
@@ -80,7 +65,7 @@ def write_forms(records: Iterable[PuzzleRecord], stream: IO[str], *, unique: boo
     (``say``).  Returns ``(records, written, bad)``."""
     seen: set[str] = set()
     total = written = bad = 0
-    for batch in _batches(records):
+    for batch in record_batches(records):
         valid = [r for r in batch if r.puzzle is not None]
         forms, counts, errors = _forms([r.puzzle for r in valid], solution)  # type: ignore[misc]
         result = {id(r): k for k, r in enumerate(valid)}
