@@ -248,6 +248,20 @@ def csv_text(cell: str) -> str:
 
 _FORMULA_STARTS = frozenset("=+-@\t\r'")
 
+#: The largest cell our CSV readers take.  Python's csv module refuses a field past 131,072
+#: characters, and an input line's tail (or an invalid line, quoted whole in its row) can be longer:
+#: `rate` wrote such a row and could then neither resume its own output nor let `select` and `stats`
+#: read it.  2**31 - 1 is the largest limit a C long takes on every platform (Windows' is 32 bits).
+CSV_FIELD_LIMIT = 2**31 - 1
+
+
+def csv_reader(lines: Iterable[str]):
+    """A ``csv.reader`` over ``lines`` that takes cells of any length our outputs write: the one
+    reader of our CSVs (resume, select, stats, compare)."""
+    if csv.field_size_limit() < CSV_FIELD_LIMIT:
+        csv.field_size_limit(CSV_FIELD_LIMIT)
+    return csv.reader(lines)
+
 
 def csv_line(cells: Sequence[str]) -> str:
     """One CSV line (with its newline) for a list of cells, as every CSV output writes it: each cell

@@ -726,6 +726,31 @@ def test_a_resumed_run_exits_as_its_whole_output_does(tmp_path):
     assert CliRunner().invoke(cli, args).exit_code == 0 and CliRunner().invoke(cli, args).exit_code == 0
 
 
+def test_a_tail_longer_than_the_csv_modules_field_limit_resumes_and_is_read_back(tmp_path):
+    """A line whose tail (or whose invalid text) passes 131,072 characters, the csv module's default
+    field limit: rate wrote its row, then refused to resume its own output ("field larger than field
+    limit"), and select and stats could not read it (helper-38)."""
+    from click.testing import CliRunner
+    from sudorules.cli import main as cli
+
+    csv.field_size_limit(131_072)  # as in a fresh process (another test may have raised it)
+    grid = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
+    long = "c" * 140_000
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(f"{grid} {long}\n{'x' * 200_000}\n{grid} 3\n")
+    args = ["rate", str(source), "--rating", "B", "--jobs", "1", "-o", str(out), "--no-progress"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 1 and "invalid: 1" in first.output
+    before = out.read_bytes()
+    again = CliRunner().invoke(cli, args)
+    assert again.exit_code == 1 and "3 already done" in again.output, again.output
+    assert out.read_bytes() == before
+    csv.field_size_limit(131_072)
+    chosen = CliRunner().invoke(cli, ["select", str(out), "--where", "B >= 0"])
+    assert chosen.exit_code == 0, chosen.output
+    assert [row[-2] for row in csv.reader(chosen.stdout.splitlines()[1:])] == [long, "3"]
+
+
 def test_a_theory_rating_typed_in_another_case_resumes_its_output(tmp_path):
     """``--rating bc,s+w`` then ``--rating BC,S+W`` name the same columns (names are read in any case):
     the second run resumed nothing before (its columns "differed")."""

@@ -45,7 +45,7 @@ from ..extras import require
 from ..options import (MAX_DEPTH_RANGE, MAX_LENGTH_RANGE, capped_jobs, check_memory_mib, check_time_limit,
                        check_whole)
 from ..oscompat import O_BINARY, cpu_count, lock as lock_file, renames_open_files, start_method
-from ..output import (aside_name, check_output, csv_line, csv_text, file_identity, is_parquet_name, is_stream,
+from ..output import (aside_name, check_output, csv_line, csv_reader, csv_text, file_identity, is_parquet_name, is_stream,
                       open_output, stream_descriptor, write_all)
 from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_pool
 from ..progress import progress_bar
@@ -178,7 +178,7 @@ def _read_rows(path: str, skip: int) -> Iterator[list[str]]:
         raw.seek(skip)
         text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
         try:
-            for row in csv.reader(text):
+            for row in csv_reader(text):
                 yield [csv_text(cell) for cell in row]
         except (UnicodeDecodeError, csv.Error) as error:  # found by the CLI fuzz test
             raise BatchError(f"{path} is not a CSV written by sudorules rate or classify ({error}): use another "
