@@ -1061,6 +1061,47 @@ def test_solve_html_does_not_replace_a_file_that_is_no_page(tmp_path):
     assert page.read_bytes().startswith(b"<!DOCTYPE html>")
 
 
+def test_solve_html_keeps_a_file_written_there_during_the_run(tmp_path):
+    """The page is written at the end: a file written at its name meanwhile (another run's CSV, the
+    user's notes) was replaced, status 0 (helper-38); now it is kept and the page goes aside."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{EASY}\n{HARD}\n")
+    page, printed = tmp_path / "page.html", tmp_path / "paths.txt"
+    with open(printed, "wb") as out:
+        process = start(["solve", source, "--theory", "W", "--html", page], tmp_path, stdout=out)
+        try:
+            wait_for(lambda: printed.stat().st_size > 0, process, what="the first path")
+            page.write_text("my notes\n")
+            code, err = finish(process, timeout=120)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert code == 2 and "another program wrote it while this run did" in err, err
+    assert page.read_text() == "my notes\n"
+    kept = list(tmp_path.glob("page.kept-*.html"))
+    assert len(kept) == 1 and kept[0].read_bytes().startswith(b"<!DOCTYPE html>")
+
+
+def test_solve_html_stopped_writes_the_page_of_the_paths_printed_and_none_says_so(tmp_path):
+    """SIGTERM (or Ctrl-C) after the first path: the page shows that path, and the last line says so
+    (no page at all before); no puzzle to show: no page, and a line says so, where an earlier page
+    left unchanged passed for this run's."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{EASY}\n{HARD}\n{HARD}\n")
+    page, printed = tmp_path / "page.html", tmp_path / "paths.txt"
+    with open(printed, "wb") as out:
+        code, err, _ = signal_when(start(["solve", source, "--theory", "W", "--html", page], tmp_path, stdout=out),
+                                   lambda: printed.stat().st_size > 0, signal.SIGTERM, "the first path")
+    assert code == 143 and "their paths are on the --html page" in err.splitlines()[-1], err
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and EASY.replace(".", "0") in text.replace(".", "0")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    result = run(["solve", empty, "--html", page], tmp_path)
+    assert result.returncode == 0 and "no page written: no puzzle to show" in result.stderr, describe(result)
+    assert page.read_text() == text
+
+
 def test_solve_html_and_svg_that_collide_are_refused_before_any_work(tmp_path):
     """``--html same --svg same`` printed every path and drew every step, then failed on the page;
     ``--html DIR/step-001.svg`` put the page where a drawing goes."""

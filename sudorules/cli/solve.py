@@ -9,7 +9,7 @@ from typing import Optional
 
 import click
 
-from ..output import check_output, check_output_directory, is_stdout
+from ..output import check_output, check_output_directory, file_identity, is_stdout
 from ..errors import (EXIT_INVALID, EXIT_MEMORY, EXIT_NOT_SOLVED, EXIT_TIMEOUT, InvalidPuzzleError,
                       OutputError, SudorulesError)
 from ..resolution import families
@@ -108,11 +108,19 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         if svg_output is not None:  # found after every path was printed, or a drawing replaced by the page
             _check_apart(html_output, svg_output, svg_files)
         check_output(html_output, inputs=[source], kind=("an HTML page", HTML_START))
-    resolutions = []
+    resolutions: list[tuple[int, Resolution]] = []
     drawn: list[Path] = []  # the directories of --svg drawings this run wrote
     if progress is None:
         progress = sys.stderr.isatty()
-    where = {"at": "", "level": 0, "done": 0}  # "at": where messages say the puzzle is (below)
+    where: dict = {"at": "", "level": 0, "done": 0}  # "at": where messages say the puzzle is (below)
+    if html_output is not None:
+        # The page is written at the end, but a file written at that name during the run (another
+        # run's output, the user's notes) is kept, not replaced: its state is taken now (helper-38: a
+        # rate CSV written there meanwhile was lost, status 0).  Interrupted, the page shows the
+        # paths printed whole so far.
+        page_since = file_identity(html_output)
+        title = f"sudorules solve {source if numbered else ''}".strip()
+        where["page"] = lambda: _write_page(resolutions, html_output, title, source, page_since)
     _stop_cleanly_on_signals(where)
     solver = Solver(max_length=max_length, lean_braids_from=lean_braids_from)
     memory_bytes = solve_memory_bytes(memory_limit)
@@ -179,12 +187,24 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
                            svg_output, "not drawn by this one")
     if svg_output is not None and numbered:
         note_earlier_files(svg_output, r"puzzle-\d+", drawn, svg_output, "not drawn by this one")
-    if html_output is not None and resolutions:
-        from ..draw import write_path_html
-
-        write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
-                        title=f"sudorules solve {source if numbered else ''}".strip(), inputs=[source])
+    if html_output is not None:
+        if resolutions:
+            where["page"]()
+        else:  # an earlier page there would pass for this run's
+            click.echo(f"--html {html_output}: no page written: no puzzle to show", err=True)
     raise click.exceptions.Exit(status)
+
+
+def _write_page(resolutions: list[tuple[int, Resolution]], html_output: str, title: str, source: str,
+                since: object) -> bool:
+    """The --html page of ``resolutions`` (numbered), unless there are none; whether one was written."""
+    if not resolutions:
+        return False
+    from ..draw import write_path_html
+
+    write_path_html([r for _, r in resolutions], html_output, numbers=[n for n, _ in resolutions],
+                    title=title, inputs=[source], since=since)
+    return True
 
 
 def _json_line(number: int, line: int, resolution: Resolution) -> None:
@@ -236,8 +256,13 @@ def _stop_cleanly_on_signals(where: dict) -> None:
             sys.stdout.flush()  # complete paths only: each is written whole, then flushed
         except (OSError, ValueError):
             pass
-        _say(f"interrupted at {where['at'] or 'the start'} after {where['done']} "
-             f"puzzle{'' if where['done'] == 1 else 's'}")
+        said = f"interrupted at {where['at'] or 'the start'} after {where['done']} puzzle{'' if where['done'] == 1 else 's'}"
+        if "page" in where:
+            try:
+                said += "; their paths are on the --html page" if where["page"]() else "; no --html page written"
+            except Exception as error:  # the page is lost, not the message nor the exit status
+                said += f"; no --html page written ({error})"
+        _say(said)
         os._exit(128 + signum)
 
     install_signal_handlers(stop)

@@ -36,7 +36,7 @@ from typing import Iterator, Optional, Sequence, Union
 from xml.sax.saxutils import escape
 
 from ..errors import OutputError
-from ..output import open_output
+from ..output import NOW, open_output
 from ..puzzle import Puzzle
 from ..resolution.path import rating_line, solved_line
 from ..resolution.state import ResolutionState
@@ -532,10 +532,12 @@ def resolution_html(resolution: Union[Resolution, Sequence[Resolution]], *, size
 
 def write_path_html(resolutions: Union[Resolution, Sequence[Resolution]], target: PathLike, *,
                     title: str = "Sudoku resolution paths", size: float = 540, inputs: Sequence[PathLike] = (),
-                    numbers: Optional[Sequence[int]] = None) -> None:
-    """Write :func:`path_html` to ``target`` (through :func:`sudorules.output.open_output`)."""
+                    numbers: Optional[Sequence[int]] = None, since: object = NOW) -> None:
+    """Write :func:`path_html` to ``target`` (through :func:`sudorules.output.open_output`; ``since``:
+    the :func:`~sudorules.output.file_identity` of ``target`` when the run that made the paths began,
+    so that a file another program wrote meanwhile is kept, not replaced)."""
     text = path_html(resolutions, title=title, size=size, numbers=numbers)
-    with open_output(target, inputs=inputs) as stream:
+    with open_output(target, inputs=inputs, since=since) as stream:
         stream.write(text)
 
 
