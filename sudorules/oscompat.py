@@ -289,6 +289,20 @@ def limit_address_space(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
+def address_space_left() -> Optional[int]:
+    """Bytes this process's address space may still grow by under its soft RLIMIT_AS (``ulimit -v``),
+    where the kernel enforces one (:func:`kernel_limits_memory`); None without such a limit."""
+    if not kernel_limits_memory():
+        return None
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    fields = _statm(os.getpid())
+    if soft == resource.RLIM_INFINITY or fields is None:
+        return None
+    return max(0, soft - fields[0] * _page_size())
+
+
 def _page_size() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE")

@@ -730,6 +730,35 @@ def test_memory_limit_is_in_mib_in_the_api(cb001):
     assert done.stdout.splitlines() == ["memory solved", "solved"]
 
 
+#: top1465 #182 (W22): under W its rules grow the process by about 100 MB a second, to 1 GB
+GROWING = "......8...7..9..1...3..7..51..6......5..2..4...8..9..74.....2...6..1..5......6..3"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v is enforced on Linux only")
+def test_solve_under_ulimit_v_ends_a_puzzle_as_memory_and_goes_on():
+    """Under ``ulimit -v``, CLIPS out of memory printed one line, which was dropped, and ended the
+    process: solve exited 1 with nothing said and its later puzzles unsolved (helper-38).  The run now
+    ends that puzzle with status memory and goes on; with no limit (0) the process still ends, but
+    says why.  The cap is set in the child once the W rules are loaded: 150 MiB more address space."""
+    script = ("import resource, sys, sudorules\n"
+              "easy, growing, limit = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+              "sudorules.solve(easy, 'W')\n"
+              "here = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
+              "resource.setrlimit(resource.RLIMIT_AS, (here + 150 * 2**20, resource.RLIM_INFINITY))\n"
+              "memory = None if limit == 'default' else int(limit)\n"
+              "for r in sudorules.solve([easy, growing, easy], 'W', memory_limit=memory):\n"
+              "    print(r.status, r.error, flush=True)\n")
+    kept = subprocess.run([sys.executable, "-c", script, EASY, GROWING, "default"], capture_output=True, text=True,
+                          timeout=300)
+    assert kept.returncode == 0, kept.stderr
+    lines = kept.stdout.splitlines()
+    assert lines[0] == lines[2] == "solved None" and lines[1].startswith("memory memory limit reached: ulimit -v"), lines
+    ended = subprocess.run([sys.executable, "-c", script, EASY, GROWING, "0"], capture_output=True, text=True,
+                           timeout=300)
+    assert ended.returncode != 0 and ended.stdout == "", (ended.stdout, ended.stderr)
+    assert "out of memory in the rules" in ended.stderr and "Traceback" not in ended.stderr, ended.stderr
+
+
 def test_names_in_any_case(tmp_path):
     import sudorules
 

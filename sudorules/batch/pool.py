@@ -90,6 +90,9 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     oscompat.unblock_signals(STOP_SIGNALS)
     oscompat.die_with_parent(parent)
+    # CLIPS out of memory ends the worker; the parent records the row as memory and says so
+    # (engine.bridge.QuietOutOfMemory, whose name for this variable it is: clips is not imported here)
+    os.environ["SUDORULES_RATING_WORKER"] = "1"
     try:
         handle = factory(*init_args)
         if kernel_limit:

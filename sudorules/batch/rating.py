@@ -269,7 +269,11 @@ class Rater:
         else:
             done: dict[str, tuple[str, str]] = {}
             for name in computation_order(self.ratings):
-                done[name] = self._rate_one(name, puzzle, solution, row, done)
+                try:
+                    done[name] = self._rate_one(name, puzzle, solution, row, done)
+                except MemoryError:  # in this process (rate --jobs 1, the API): a row, as a worker's death is
+                    row.ratings[name] = None
+                    done[name] = ("memory", "out of memory")
                 if on_rating is not None:  # the row so far: kept if the worker is killed before the end
                     on_rating(replace(row, ratings=dict(row.ratings), seconds=time.perf_counter() - started,
                                       status=str(max((status for status, _ in done.values()), key=STATUSES.index))))
@@ -312,7 +316,7 @@ class Rater:
             g = any(part.startswith("g") for part in name.split("+"))
             if status == "not-solved" and not te.in_te1(puzzle, g=g, solution=solution):
                 return str(Status.BEYOND_TE1), te.beyond_te1_reason(g, "chain")
-            return status, self._rules_reason(status, f"the rules of {name}")
+            return status, self._rules_reason(status, f"the rules of {name}", resolution.error)
         # Whips of length <= 2 (g-whips <= 3) are confluent: the compiled engine gives their closure,
         # the rating when it solves the puzzle (W 0-2, gW 0-3), else the state where the rules start
         # (rule loading, fact resets and the short levels were most of an easy puzzle's time: 200 gW3
@@ -332,15 +336,16 @@ class Rater:
                                        solution=solution, memory_limit=self.memory_limit)
         row.ratings[name] = resolution.rating
         status = resolution.status if resolution.status in STATUSES else "not-solved"
-        return status, self._rules_reason(status, f"{'g-' if g else ''}whips of length <= {self.max_length}")
+        return status, self._rules_reason(status, f"{'g-' if g else ''}whips of length <= {self.max_length}",
+                                          resolution.error)
 
-    def _rules_reason(self, status: str, rules: str) -> str:
+    def _rules_reason(self, status: str, rules: str, said: Optional[str] = None) -> str:
         """The error cell of a rating by rules that did not solve the puzzle (the row's status alone
-        did not say which of its ratings stopped, nor why)."""
+        did not say which of its ratings stopped, nor why); ``said``: the resolution's own reason."""
         if status == "timeout":
             return f"time limit of {self.time_limit:g} s reached"
         if status == "memory":
-            return f"memory limit of {self.memory_limit / 2**20:g} MiB reached"
+            return said or f"memory limit of {(self.memory_limit or 0) / 2**20:g} MiB reached"
         if status == "not-solved":
             return f"{rules} do not solve it"
         return ""

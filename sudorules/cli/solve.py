@@ -176,7 +176,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         if resolution.status == "timeout":
             status = max(status, EXIT_TIMEOUT)
         elif resolution.status == "memory":
-            click.echo(f"{at}: memory limit of {memory_bytes // 2**20} MiB reached; stopped", err=True)
+            said = resolution.error or f"memory limit of {(memory_bytes or 0) // 2**20} MiB reached"
+            click.echo(f"{at}: {said}; stopped", err=True)
             status = max(status, EXIT_MEMORY)
         elif resolution.status != "solved":
             status = max(status, EXIT_NOT_SOLVED)

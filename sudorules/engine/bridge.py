@@ -9,6 +9,7 @@ decodes them once the run is over (decoding inside the callbacks would slow ever
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Callable, Optional, Sequence
 
@@ -55,6 +56,12 @@ class QuietOutOfMemory(clips.Router):
     line for its CLIPSError messages."""
 
     LINE = "[MEMORY1] Out of memory."
+    #: Outside a rating worker the line is replaced by this one: `solve --memory-limit 0` under
+    #: `ulimit -v` ended with status 1 and nothing said (helper-38).  A rating worker (its pool sets
+    #: :data:`WORKER_VARIABLE` in it, without importing clips there) says nothing.
+    SAID = ("Error: out of memory in the rules: CLIPS ends the process here (a --memory-limit, or "
+            "memory_limit, under what the system allows stops such a run cleanly)")
+    WORKER_VARIABLE = "SUDORULES_RATING_WORKER"
 
     def __init__(self):
         super().__init__("sudorules-quiet-out-of-memory", 50)
@@ -69,6 +76,13 @@ class QuietOutOfMemory(clips.Router):
             return
         lines, _, self._line = self._line.rpartition("\n")
         kept = [line for line in lines.split("\n") if line.strip() != self.LINE]
+        if len(kept) < lines.count("\n") + 1 and not os.environ.get(self.WORKER_VARIABLE):
+            try:
+                sys.stdout.flush()  # the paths printed whole so far
+                sys.stderr.write(self.SAID + "\n")
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
         if any(line for line in kept):
             self.share_message(name, "\n".join(kept) + "\n")
 

@@ -61,6 +61,10 @@ LEAN_CHAIN_BUDGET = 200_000_000
 RUN_CHUNK = 2000
 
 
+#: The address space a run under `ulimit -v` keeps free at least (see Engine._solve)
+ROOM_KEPT = 48 * 2**20
+
+
 class Engine:
     """One CLIPS environment loaded with the rules of a theory.
 
@@ -598,6 +602,9 @@ class Engine:
         try:
             with self._interrupts_deferred():
                 result = self._solve(puzzle, time_limit, solution, memory_limit)
+        except MemoryError:  # Python's side ran out (say under ulimit -v with no limit): as the limit is said
+            result = Resolution(puzzle=as_puzzle(puzzle), theory=self.theory, max_length=self.max_length,
+                                status="memory", error="out of memory")
         finally:
             self._deadline = None
         if self._callback_error is not None:  # a signal after the run's last chunk
@@ -611,8 +618,22 @@ class Engine:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         self._deadline = None if time_limit is None else time.time() + time_limit
-        memory_cap = None
+        memory_cap = room_floor = None
         if memory_limit is not None:
+            # Under `ulimit -v` an allocation past the address space fails, and CLIPS then prints one
+            # line and exits the process: solve ended with status 1 and nothing said, its later
+            # puzzles never solved (helper-38).  So the address space left is watched too (it grows
+            # past the resident memory), and the run ends cleanly with status memory once it falls
+            # under a quarter of what it was when the run began (the theory's rules loaded), or
+            # under 48 MiB: one chunk of firings took 25 MB of a 34 MiB room (W, cb-001 line 12301,
+            # pandas loaded), and then CLIPS ran out within the next.  (Rating workers pass no
+            # limit here: the kernel caps them, and their parent records the row.)
+            room = oscompat.address_space_left()
+            memory_said = f"memory limit of {memory_limit / 2**20:.0f} MiB reached"
+            if room is not None and room - max(room // 4, ROOM_KEPT) < memory_limit:
+                room_floor = max(room // 4, ROOM_KEPT)
+                memory_said = (f"memory limit reached: ulimit -v leaves this process "
+                               f"{room / 2**20:.0f} MiB to grow by")
             resident = oscompat.resident_memory()
             memory_cap = None if resident is None else resident + memory_limit
         recorder = self._recorder = Recorder(
@@ -663,8 +684,10 @@ class Engine:
                     if deadline is not None and time.perf_counter() > deadline:
                         status = "timeout"
                         break
-                    if memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap:
+                    if ((memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap)
+                            or (room_floor is not None and (oscompat.address_space_left() or 0) < room_floor)):
                         status = "memory"
+                        result.error = memory_said
                         break
                     continue
                 # quiescent at the current level

@@ -449,7 +449,9 @@ class Resolution:
     candidates_after_whips1: Optional[int] = None  #: candidates when BRT + whips[1] first stop (0 if solved)
     seconds: float = 0.0
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
-    error: Optional[str] = None  #: why the record is invalid (status invalid), e.g. "line 3: several solutions"
+    #: why the record is invalid (status invalid), e.g. "line 3: several solutions", or why the run
+    #: stopped (status memory: "memory limit of 2048 MiB reached")
+    error: Optional[str] = None
     #: the puzzle's number among those of its file or list (1, 2, ...: ``solve`` prints ``PUZZLE 2``), and
     #: the line it starts on; None for a puzzle given alone (printed as ``PUZZLE 0``)
     number: Optional[int] = None
