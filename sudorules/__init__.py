@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Candidate", "ChainCell", "CspVariable", "EngineError", "InputError", "Interrupted", "InvalidPuzzleError",
-    "MemoryLimitError", "NotSolvedError", "OptionError", "OutputError", "Puzzle", "PuzzleError", "PuzzleRecord", "Resolution", "Solver",
+    "MemoryLimitError", "NotSolvedError", "NotationError", "OptionError", "OutputError", "Puzzle", "PuzzleError", "PuzzleRecord", "Resolution", "Solver",
     "Status", "Step", "SudorulesError", "Theory", "TimeLimitError", "automorphisms", "canonical", "check", "classify",
     "count_minimals", "generate_puzzles", "parse_puzzle", "rate", "read_puzzle_file", "read_puzzles", "solve",
 ]
@@ -34,8 +34,8 @@ if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
     from .api import check, classify, rate, solve
     from .engine.solver import Solver
     from .enums import Status, Theory
-    from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotSolvedError,
-                         OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
+    from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotationError,
+                         NotSolvedError, OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
     from .generation.canonical import automorphisms, canonical
     from .generation.count import count_minimals
     from .generation.generate import generate_frame as generate_puzzles
@@ -49,8 +49,8 @@ def _load() -> None:
     from .api import check, classify, rate, solve
     from .engine.solver import Solver
     from .enums import Status, Theory
-    from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotSolvedError,
-                         OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
+    from .errors import (EngineError, InputError, Interrupted, InvalidPuzzleError, MemoryLimitError, NotationError,
+                         NotSolvedError, OptionError, OutputError, PuzzleError, SudorulesError, TimeLimitError)
     from .generation.canonical import automorphisms, canonical, canonicalize
     from .generation.count import count_minimals
     from .generation.generate import generate_frame as generate_puzzles

@@ -115,6 +115,11 @@ class InvalidPuzzleError(SudorulesError):
         self.reason = reason
 
 
+class NotationError(SudorulesError, ValueError):
+    """Text that is not in the notation read: a path line (:func:`~sudorules.resolution.read_path`),
+    a resolution's JSON (:meth:`~sudorules.resolution.Resolution.from_json`)."""
+
+
 class NotSolvedError(SudorulesError):
     """A resolution that did not end solved (``not-solved`` or ``contradiction``), from
     ``Resolution.raise_for_status()``."""

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -387,7 +388,23 @@ def test_a_bad_given_grid_is_a_sudorules_error_and_still_a_value_error():
 def test_from_json_of_no_json_says_so(text):
     with pytest.raises(ValueError, match="^not a resolution's JSON: ") as error:
         Resolution.from_json(text)
-    assert type(error.value) is ValueError  # not json's JSONDecodeError, nor a TypeError
+    # one of ours (SudorulesError), not json's JSONDecodeError nor a TypeError (helper-38: a plain ValueError)
+    assert type(error.value) is sudorules.NotationError and isinstance(error.value, sudorules.SudorulesError)
+
+
+def test_read_path_refuses_the_text_of_several_paths_and_reads_each_one():
+    """``solve FILE`` prints one path a puzzle; read_path read them all as one puzzle's (630 steps of
+    six puzzles, then a bogus replay problem: helper-38).  Now the second puzzle's line is named."""
+    from sudorules.resolution import read_path
+    from sudorules.resolution.path import format_path
+
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()[:2]
+    paths = [format_path(sudorules.solve(text), sudorules.Puzzle(text), number) for number, text in enumerate(demo, start=1)]
+    with pytest.raises(sudorules.NotationError, match=r"^line \d+: a second puzzle's path"):
+        read_path("".join(paths))
+    for text, path in zip(demo, paths):
+        puzzle, steps = read_path(path)
+        assert str(puzzle) == text and replay(puzzle, steps, list(core.solve(puzzle))).ok
 
 
 def test_from_json_reads_every_line_solve_prints(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Collection, Optional, Union
 
+from ..errors import NotationError
 from ..puzzle import Candidate, cell_at
 from .steps import ChainCell, Context, CspVariable, GCandidate, Step, SubsetPattern
 
@@ -30,10 +31,6 @@ _CELLS = [
     (re.compile(r"^c(\d)n(\d)\{r(\d) (?:r(\d{3}|\d)|\.)\}$"), "cn"),
 ]
 _BN_CELL = re.compile(r"^b(\d)n(\d)\{r(\d)c(\d) (?:r(\d{3}|\d)c(\d{3}|\d)|\.)\}$")
-
-
-class NotationError(ValueError):
-    """A line that is not in the supported notation."""
 
 
 def _label(variable: CspVariable, element: str) -> Candidate:

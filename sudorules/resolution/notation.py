@@ -27,6 +27,10 @@ def parse_step(line: str) -> Step:
     raise NotationError(f"not a rule application: {line.strip()!r}")
 
 
+#: The line that ends a path, ours and SudoRules': "PUZZLE 1 IS SOLVED. ...", "PUZZLE 0 IS NOT SOLVED. ..."
+_END = re.compile(r"PUZZLE \d+ IS ")
+
+
 def read_path(text: str):
     """The puzzle and the steps of a printed resolution path (SudoRules' console output or ours).
 
@@ -34,17 +38,27 @@ def read_path(text: str):
     ``solve`` prints one); the steps are every line that
     prints a rule application, in order.  A T&E step's context is the lines indented under it, down
     to its ``contradiction: no candidate for ...`` line (contexts nest); a T&E line with nothing
-    indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.
+    indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.  The
+    text of several paths (``solve FILE``'s) is a :class:`NotationError` naming the second puzzle's line.
     """
     puzzle = None
+    ended = 0  # the line of the path's "PUZZLE n IS ..." line, once read
     top: list[Step] = []
     open_contexts: list[tuple[int, Step, list[Step]]] = []  # (indent of the T&E line, its step, context steps)
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.replace("CLIPS> ", "")
         indent = len(line) - len(line.lstrip(" "))
         line = line.strip()
-        if puzzle is None and (re.fullmatch(r"[0-9.]{81}", line) or re.fullmatch(r"[0-9.]{729}", line)):
-            puzzle = parse_puzzle(line)
+        if re.fullmatch(r"[0-9.]{81}", line) or re.fullmatch(r"[0-9.]{729}", line):
+            if puzzle is None:
+                puzzle = parse_puzzle(line)
+                continue
+            if ended:
+                # the output of `solve FILE`: its paths were read as one (630 steps of 6 puzzles)
+                raise NotationError(f"line {number}: a second puzzle's path (the first one ends at line {ended}); "
+                                    "give one path at a time")
+        if _END.match(line):
+            ended = ended or number
             continue
         end = te_end(line)
         if end and open_contexts and indent > open_contexts[-1][0]:

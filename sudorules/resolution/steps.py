@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from ..enums import Status, Theory
-from ..errors import InvalidPuzzleError, MemoryLimitError, NotSolvedError, TimeLimitError
+from ..errors import InvalidPuzzleError, MemoryLimitError, NotationError, NotSolvedError, TimeLimitError
 from ..puzzle import Candidate, Puzzle, block_cells, cell_at, row_of, column_of, block_of
 
 #: The four kinds of CSP variables (SPEC §1.2), in SudoRules' order.
@@ -549,16 +549,17 @@ class Resolution:
 
     @classmethod
     def from_json(cls, text: str) -> "Resolution":
-        """The inverse of :meth:`to_json` (a line of ``solve --format json`` too); ValueError ``not a
-        resolution's JSON: ...`` for anything else: no JSON at all, JSON of another shape, not a text."""
+        """The inverse of :meth:`to_json` (a line of ``solve --format json`` too); a
+        :class:`~sudorules.errors.NotationError` (a ValueError) ``not a resolution's JSON: ...`` for
+        anything else: no JSON at all, JSON of another shape, not a text."""
         try:
             data = json.loads(text)
         except (ValueError, TypeError) as error:  # "xx", undecodable bytes; None, a number: not a text
-            raise ValueError(f"not a resolution's JSON: {error}") from None
+            raise NotationError(f"not a resolution's JSON: {error}") from None
         if not isinstance(data, dict):
-            raise ValueError(f"not a resolution's JSON: an object was expected, not {type(data).__name__}")
+            raise NotationError(f"not a resolution's JSON: an object was expected, not {type(data).__name__}")
         try:
             return cls.from_dict(data)
         except (KeyError, TypeError, AttributeError) as error:  # a field missing or of another shape
-            raise ValueError(f"not a resolution's JSON: {type(error).__name__}: {error}") from None
+            raise NotationError(f"not a resolution's JSON: {type(error).__name__}: {error}") from None
 
