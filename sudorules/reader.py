@@ -87,10 +87,35 @@ class PuzzleRecord:
         return with_tail(text, self.tail)
 
 
+_LINE_END = re.compile(r"[^\r\n]*(?:\r\n|[\r\n])|[^\r\n]+\Z")
+
+
+def text_lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its end, as ``io.StringIO(text, newline="")`` gives them (a
+    line ends at ``\\r\\n``, ``\\r`` or ``\\n``) but without its copy of the text, 4 bytes a
+    character: 420 MB more for the 110 MB CSV of a million rated rows."""
+    if "\r" in text:
+        for match in _LINE_END.finditer(text):  # 3x slower than the loop below: only where needed
+            yield match.group()
+        return
+    find, start = text.find, 0
+    while True:
+        end = find("\n", start)
+        if end < 0:
+            if start < len(text):
+                yield text[start:]
+            return
+        yield text[start:end + 1]
+        start = end + 1
+
+
 def read_puzzles(lines: Iterable[str], origin: Optional[str] = None) -> Iterator[PuzzleRecord]:
     """Yield one :class:`PuzzleRecord` per puzzle (valid or not) of the input lines, in input order
     (the forms are those of :func:`sudorules.puzzle.parse_lines`); ``origin``: the records'
-    :attr:`PuzzleRecord.origin`."""
+    :attr:`PuzzleRecord.origin`.  A text is the lines it holds (it was read as an iterable of
+    one-character lines: a puzzle gave 81 invalid records, helper-38)."""
+    if isinstance(lines, str):
+        lines = text_lines(lines)
     for line, text, puzzle, error, tail in parse_lines(lines):
         yield PuzzleRecord(line, text, puzzle, error, tail, origin)
 

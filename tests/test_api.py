@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+
 import pytest
 
 import sudorules
@@ -189,6 +190,7 @@ def test_solver_and_engine_are_context_managers(generated):
 
 # ---- a user's smoke test of the API (twelfth session): each case failed before its fix -------------
 
+ROOT = Path(__file__).resolve().parent.parent
 EASY_TEXT = "7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."
 
 
@@ -281,6 +283,34 @@ def test_grids_running_out_is_a_sudorules_error():
     assert issubclass(GridsExhausted, sudorules.SudorulesError)
     with pytest.raises(GridsExhausted):
         sudorules.generate_puzzles("top-down", 3, grids=[])
+
+
+def test_grids_given_as_a_file_name_a_path_or_one_grid_text_are_read_as_such(tmp_path):
+    """``grids="grids.txt"`` was read as one-character lines ("line 1: not a complete grid"), a Path
+    was a bare TypeError (helper-38): a text or a path names a file of grids, as --grids does; a text
+    of 81 digits is one grid.  The puzzles are those of the same grids given as a list."""
+    grids = [str(core.solve(text)) for text in (ROOT / "collections" / "demo.txt").read_text().split()[:3]]
+    source = tmp_path / "grids.txt"
+    source.write_text("\n".join(grids) + "\n")
+    listed = sudorules.generate_puzzles("top-down", 3, seed=4, grids=grids)
+    for given in (str(source), source):
+        assert sudorules.generate_puzzles("top-down", 3, seed=4, grids=given).equals(listed)
+    assert sudorules.generate_puzzles("top-down", 1, seed=4, grids=grids[0]).equals(listed[:1])
+    with pytest.raises(sudorules.InputError, match="no such file"):
+        sudorules.generate_puzzles("top-down", 1, seed=4, grids=str(tmp_path / "missing.txt"))
+
+
+def test_generated_weights_are_a_column_and_a_text_of_puzzles_is_its_lines():
+    """``generate_puzzles(..., weights=True)`` dropped the weights; ``read_puzzles(text)`` read each
+    character as a line (helper-38)."""
+    from sudorules.generation.generate import generate
+
+    frame = sudorules.generate_puzzles("controlled-bias", 3, seed=2, weights=True)
+    assert list(frame.columns) == ["puzzle", "clues", "tries", "weight"]
+    assert frame["weight"].tolist() == generate("controlled-bias", 3, seed=2, weights=True).weights.tolist()
+    assert "weight" not in sudorules.generate_puzzles("controlled-bias", 3, seed=2).columns
+    records = list(sudorules.read_puzzles("\n".join(frame["puzzle"]) + "\nxx\n"))
+    assert [r.ok for r in records] == [True, True, True, False] and str(records[2].puzzle) == frame["puzzle"][2]
 
 
 # ---- a user's second smoke test: bare Python errors where the README documents its own -------------
@@ -398,7 +428,7 @@ def test_read_path_refuses_the_text_of_several_paths_and_reads_each_one():
     from sudorules.resolution import read_path
     from sudorules.resolution.path import format_path
 
-    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()[:2]
+    demo = (ROOT / "collections" / "demo.txt").read_text().split()[:2]
     paths = [format_path(sudorules.solve(text), sudorules.Puzzle(text), number) for number, text in enumerate(demo, start=1)]
     with pytest.raises(sudorules.NotationError, match=r"^line \d+: a second puzzle's path"):
         read_path("".join(paths))
@@ -460,7 +490,7 @@ def test_ctrl_c_in_a_loop_over_solve_is_raised_and_alters_no_result():
     import threading
     from pathlib import Path
 
-    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    demo = (ROOT / "collections" / "demo.txt").read_text().split()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # a pytest-xdist worker may ignore it
     try:
         sudorules.solve(demo[0], "W")  # the rules loaded: the timer's delays fall in the loop itself

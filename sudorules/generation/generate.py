@@ -37,6 +37,7 @@ puzzles completed before the first unfinished one: a stopped run is a prefix of 
 from __future__ import annotations
 
 import itertools
+import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -112,13 +113,16 @@ def generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = No
 
 def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFrame:
     """The puzzles of :func:`generate` as a DataFrame with columns ``puzzle`` (81 characters,
-    ``.`` for empty), ``clues`` and ``tries``."""
+    ``.`` for empty), ``clues`` and ``tries``, and ``weight`` with ``weights=True``."""
     import pandas as pd  # only here: the generate command needs no pandas (0.36 s of start-up)
 
     batch = generate(method, n, seed, **options)
-    return pd.DataFrame({"puzzle": puzzle_strings(batch.puzzles),
-                         "clues": (batch.puzzles > 0).sum(axis=1),
-                         "tries": batch.tries})
+    frame = pd.DataFrame({"puzzle": puzzle_strings(batch.puzzles),
+                          "clues": (batch.puzzles > 0).sum(axis=1),
+                          "tries": batch.tries})
+    if batch.weights is not None:  # weights=True: they were dropped (helper-38)
+        frame["weight"] = batch.weights
+    return frame
 
 
 def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
@@ -380,7 +384,16 @@ def _grid_error(grid: np.ndarray) -> Optional[str]:
 
 
 def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
-    """(index of the first grid, (k, 81) uint8 array) chunks of the given grids, in order."""
+    """(index of the first grid, (k, 81) uint8 array) chunks of the given grids, in order.  A text
+    or a path names a file of grids (``-``: standard input), as ``generate --grids`` does; a text of
+    81 digits is one grid.  (A text was read as an iterable of one-character lines, "line 1: not a
+    complete grid", and a Path was a bare TypeError: helper-38.)"""
+    if isinstance(grids, str) and not (len(grids) == 81 and grids.isdigit()) or isinstance(grids, os.PathLike):
+        from ..reader import open_lines
+
+        grids = open_lines(grids)  # an InputError for a missing file, a directory...
+    elif isinstance(grids, str):
+        grids = [grids]
     if not isinstance(grids, np.ndarray):
         yield from _grid_chunks(grids)
         return
