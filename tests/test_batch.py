@@ -128,6 +128,10 @@ def test_resume_and_retry_refuse_an_input_whose_tails_changed(tmp_path):
         with pytest.raises(BatchError, match="line 2 has the tail '17', the input '999'"):
             rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=retry))
         assert out.read_bytes() == before
+    missing = tmp_path / "mistyped.csv"
+    with pytest.raises(BatchError, match="--retry: .*mistyped.csv does not exist, so it has no rows to rate again"):
+        rate_file(str(source), str(missing), RateOptions(ratings=("W",), jobs=1, progress=False, retry=("solved",)))
+    assert not missing.exists()  # every puzzle was rated into it, and nothing said
 
 
 def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
