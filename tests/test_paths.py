@@ -121,6 +121,7 @@ def test_time_limit_really_stops_the_run(cb001):
     result = _solve(text, "--time-limit", "0.5")
     assert result.returncode == 4, result.stdout[-500:]
     assert "TIME LIMIT" in result.stdout
+    assert result.stderr.splitlines()[-1] == "PUZZLE 0: time limit of 0.5 s reached; stopped", result.stderr
 
 
 def test_solve_b_with_lean_braids_from_an_early_level_verifies_and_rates_the_same(cb001):

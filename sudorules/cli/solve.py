@@ -173,7 +173,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
                 index, text, problem = report.problems[0]
                 raise SudorulesError(f"{at}: step {index + 1} failed verification: {text}: {problem}")
             click.echo(f"verified: {report.steps_checked} steps", err=True)
-        if resolution.status == "timeout":
+        if resolution.status == "timeout":  # said as a memory stop is (the path alone said it: helper-38)
+            click.echo(f"{at}: time limit of {time_limit:g} s reached; stopped", err=True)
             status = max(status, EXIT_TIMEOUT)
         elif resolution.status == "memory":
             said = resolution.error or f"memory limit of {(memory_bytes or 0) // 2**20} MiB reached"
