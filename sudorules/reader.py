@@ -271,9 +271,18 @@ def refuse_table(name: str, start: bytes) -> None:
     refuse_packed(name, start)
     if first.startswith(b"PAR1") or first.lower().startswith((b"puzzle,", b'"puzzle",')):
         kind = "a Parquet table" if first.startswith(b"PAR1") else "a CSV table with a puzzle column"
-        raise InputError(f"{shown(name)}: {kind}, not a puzzle file: read its puzzles with "
-                         f"sudorules select {shown(name) if name != '-' else '-'} --puzzles | sudorules rate - "
-                         f"(or check, classify...)")
+        raise TableGivenError(f"{shown(name)}: {kind}, not a puzzle file: read its puzzles with "
+                              f"sudorules select {shown(name) if name != '-' else '-'} --puzzles | sudorules rate - "
+                              f"(or check, classify...)", kind)
+
+
+class TableGivenError(InputError):
+    """One of our tables where lines of puzzles (or grids) are read: :func:`refuse_table`; ``kind``
+    says which table, for a command that words the way out its own way (``generate --grids``)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
 
 
 def stdin_text() -> IO[str]:

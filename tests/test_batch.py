@@ -811,7 +811,7 @@ def test_a_resume_under_lower_limits_names_the_rows_rated_above_them(tmp_path):
     assert rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=5, jobs=1, progress=False)).notes == []
     lower = rate_file(str(source), str(out), RateOptions(ratings=("B",), max_length=3, jobs=1, progress=False))
     assert lower.notes == ["1 earlier row of the output holds a value above this run's limits (--max-length 3; "
-                           "line 2: B 5): rated under higher limits, kept as it is; write to a new output to rate "
+                           "line 2: B 5): made under higher limits, kept as it is; write to a new output to rate "
                            "every row under these limits"]
     # classify: a T&E-depth above --max-depth
     depth2 = "..34...8.......1.37.....5.42...9....5.71..4...6...7....7...2.....58....19...6...."  # SHC, BxB 2
@@ -821,7 +821,7 @@ def test_a_resume_under_lower_limits_names_the_rows_rated_above_them(tmp_path):
     rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False))
     shallow = rate_file(str(source), str(out), RateOptions(ratings=columns, jobs=1, progress=False, max_depth=1))
     assert shallow.notes == ["1 earlier row of the output holds a value above this run's limits (--max-length 36, "
-                             "--max-depth 1; line 2: te_depth 2): rated under higher limits, kept as it is; write "
+                             "--max-depth 1; line 2: te_depth 2): made under higher limits, kept as it is; write "
                              "to a new output to rate every row under these limits"]
 
 

@@ -666,7 +666,7 @@ def test_rate_interrupted_inside_a_retry_says_how_many_of_the_rows_asked_for(tmp
                                group=True)
     assert code == 128 + signal.SIGINT, f"exit {code}\n{err}"
     assert_clean(err)
-    assert "interrupted after rating again 1 of 3 rows; run the same command again to resume" in err, err
+    assert "interrupted inside --retry after 1 of 3 rows; run the same command again to resume" in err, err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -851,6 +851,30 @@ def test_generate_grids_directory_and_missing(tmp_path):
     assert_error(result, 2, "adir", "directory", usage_ok=True)
     result = run(["generate", "--method", "top-down", "-n", "1", "--grids", "nonexist.txt"], tmp_path)
     assert_error(result, 2, "nonexist.txt", "no such file", usage_ok=True)
+
+
+def test_generate_grids_of_a_table_advises_its_grids_not_its_puzzles(tmp_path):
+    """``--grids checked.csv``: the advice was to pipe the table's puzzles into rate (helper-38); a
+    check table's grids are its solution column, and the advised pipe gives them to generate."""
+    (tmp_path / "in.txt").write_text(EASY + "\n")
+    assert run(["check", "in.txt", "-o", "checked.csv"], tmp_path).returncode == 0
+    line = assert_error(run(["generate", "-m", "top-down", "-n", "1", "--grids", "checked.csv"], tmp_path), 2,
+                        "not a file of grids", "select checked.csv --format '{solution}'")
+    assert "rate -" not in line
+    grids = run(["select", "checked.csv", "--format", "{solution}"], tmp_path).stdout
+    result = subprocess.run(CMD + ["generate", "-m", "top-down", "-n", "1", "--grids", "-"], input=grids, cwd=tmp_path,
+                            capture_output=True, text=True, env=_env(), timeout=60)
+    assert result.returncode == 0 and len(result.stdout.split()[0]) == 81, describe(result)
+
+
+def test_a_rate_output_of_other_options_or_no_utf8_header_is_named_in_its_own_bytes(tmp_path):
+    """The way out of an output of other columns named --rating but not --canonical; a first line
+    that is no UTF-8 was shown with U+FFFD where the file's name shows \\xe9 (helper-38)."""
+    (tmp_path / "in.txt").write_text(EASY + "\n")
+    assert run(["rate", "in.txt", "-o", "r.csv", "--no-progress"], tmp_path).returncode == 0
+    assert_error(run(["rate", "in.txt", "-o", "r.csv", "--canonical"], tmp_path), 2, "--canonical")
+    (tmp_path / "x.csv").write_bytes(b"caf\xe9,x\n1,2\n")
+    assert_error(run(["rate", "in.txt", "-o", "x.csv"], tmp_path), 2, "its first line is 'caf\\xe9,x'")
 
 
 def test_generate_bad_grids_line_is_one_error_line(tmp_path):

@@ -49,7 +49,7 @@ from ..output import (aside_name, check_output, csv_line, csv_reader, csv_text, 
                       open_output, stream_descriptor, write_all)
 from .rating import RatingRow, Rater, compiled_only, header, is_classification, rating_pool
 from ..progress import progress_bar
-from ..reader import PuzzleRecord, check_source, clipped, count_records, read_puzzle_file
+from ..reader import PuzzleRecord, check_source, clipped, count_records, printable_message, read_puzzle_file
 
 if TYPE_CHECKING:
     from ..collection.template import RowTemplate
@@ -141,15 +141,16 @@ def _rows_after_header(path: str, columns: Sequence[str]) -> Iterator[list[str]]
             handle.truncate(0)                                      # its newline: no row yet, written again
             return iter(())
         if first != header:
-            shown = first.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+            # bytes that are no UTF-8 shown as \xe9, as in the file's name (they were U+FFFD here)
+            shown = first.split(b"\n", 1)[0].decode("utf-8", errors="surrogateescape").strip()
             if shown == header.decode("utf-8").strip():  # the columns are right, not the line ends
                 raise BatchError(f"{path} has Windows line ends (CRLF), which 'sudorules rate' never writes: "
                                  "convert it back (dos2unix), or use another output file")
             if shown.startswith("puzzle,clues,") and shown.endswith((",status,seconds,error", ",status,seconds,tail,error")):
                 raise BatchError(f"{path} has columns {shown}, expected {','.join(columns)}: "
-                                 "use another output file or the same ratings (rate --rating, classify --g) as before")
-            raise BatchError(f"{path} is not an output of sudorules rate or classify (its first line is {shown[:60]!r}): "
-                             "use another output file, or remove this one")
+                                 f"use another output file, or {SAME_OPTIONS}")
+            raise BatchError(printable_message(f"{path} is not an output of sudorules rate or classify (its first line "
+                                               f"is {shown[:60]!r}): use another output file, or remove this one"))
         _cut_an_unfinished_line(handle)
     return _read_rows(path, len(header))
 
@@ -171,6 +172,10 @@ def _cut_an_unfinished_line(handle) -> None:
             return
         position = start
     handle.truncate(0)  # cannot happen: the header ends with a newline
+
+
+#: how to resume an output whose columns are not this run's (its ratings and options make them)
+SAME_OPTIONS = "the ratings and options that made it (rate --rating, --canonical; classify --g)"
 
 
 def _read_rows(path: str, skip: int) -> Iterator[list[str]]:
@@ -350,7 +355,7 @@ def _above_limits(done: list[tuple[int, list[str]]], options: "RateOptions") -> 
     limits = f"--max-length {options.max_length}" + (f", --max-depth {options.max_depth}"
                                                        if is_classification(options.ratings) else "")
     return (f"{found} earlier row{'s' if found > 1 else ''} of the output hold{'s' if found == 1 else ''} a value "
-            f"above this run's limits ({limits}; {first}): rated under higher limits, kept as "
+            f"above this run's limits ({limits}; {first}): made under higher limits, kept as "
             f"{'they are' if found > 1 else 'it is'}; write to a new output to rate every row under these limits")
 
 
@@ -722,8 +727,7 @@ def _partial_from_parquet(output: str, partial: str, headers: Sequence[Sequence[
                          "use another output file, or remove this one") from None
     if [list(columns) for columns in headers].count(list(table.columns)) == 0:
         raise BatchError(f"{output} has columns {','.join(map(str, table.columns))}, expected "
-                         f"{','.join(headers[0])}: use another output file or the same ratings (rate --rating, "
-                         "classify --g) as before")
+                         f"{','.join(headers[0])}: use another output file, or {SAME_OPTIONS}")
     directory = os.path.dirname(os.path.abspath(partial))
     for name in os.listdir(directory):  # those of killed runs
         base, _, pid = name.rpartition(".pid")

@@ -15,7 +15,7 @@ from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
 from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import check_csv_output, is_stream, open_output
-from ..reader import open_lines
+from ..reader import TableGivenError, open_lines
 from . import install_signal_handlers, main, plural
 from .options import JOBS, progress_option, shows_progress, to_stdout
 
@@ -150,6 +150,11 @@ def _grid_lines(grids: str, caught: Caught) -> Iterator[str]:
         raise InputError("--grids: the file name is empty (use - for standard input)")
     try:
         lines = open_lines(grids)
+    except TableGivenError as error:  # its advice piped the table's puzzles, not grids, into rate
+        name = _shown(grids)
+        raise InputError(f"--grids {name}: {error.kind}, not a file of grids: check's solution column holds "
+                         f"grids (sudorules select {name} --format '{{solution}}' | sudorules generate ... "
+                         "--grids -)") from None
     except InputError as error:
         raise InputError(f"--grids {error}") from None
     except OSError as error:

@@ -93,7 +93,7 @@ def _rating_help() -> str:
 
     return ("Ratings to compute, comma-separated: "
             + ", ".join(f"{spec.rating} ({spec.description})" for spec in THEORIES.values() if spec.rating)
-            + ", TE (the T&E-depth), BxB, BxBB (SPEC §10: for puzzles of T&E-depth 2 and 3). B, gB, TE, "
+            + ", TE (the T&E-depth), BxB, BxBB (for puzzles of T&E-depth 2 and 3: README, 'Beyond braids'). B, gB, TE, "
               "BxB and BxBB come from the compiled T&E engine; a puzzle outside T&E(1) is rated "
               "beyond-te1 by B at once (outside gT&E(1), by gB; by W, gW when they fail); a row's status "
               "is the worst of its ratings'.  Or the rating of any "
@@ -177,7 +177,7 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
             again = ("; run the same command again to resume" if output not in (None, "-") and not is_stream(output)
                      else "")  # a FIFO or a device holds nothing to resume from
             if done.retrying is not None and done.retried < done.retrying:  # stopped inside --retry
-                click.echo(f"interrupted after rating again {done.retried} of {done.retrying} rows{again}", err=True)
+                click.echo(f"interrupted inside --retry after {done.retried} of {done.retrying} rows{again}", err=True)
             else:
                 click.echo(f"interrupted after {done.rows}{of} rows{again}", err=True)
         else:

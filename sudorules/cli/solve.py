@@ -80,7 +80,8 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     Exit status: 0 all solved; 1 an invalid puzzle (bad line, no or several solutions);
     2 bad arguments (no such file...); 3 the theory could not finish a puzzle (its partial path
     and remaining candidates are printed); 4 the time limit was reached; 5 the memory limit was
-    reached; 130 / 143 interrupted (the paths printed so far are complete).
+    reached; 130 / 143 / 129 interrupted, terminated, hung up (the paths printed so far are complete,
+    and so is the --html page of them); 141 standard output closed by its reader (| head).
     """
     from ..resolution.verify import replay
 

@@ -71,9 +71,9 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     The papers' conventions:
 
     \b
-    * cf(n) = C(81,n)/C(81,26) exactly, cf(26) = 1 (000 §1.2, SPEC §8.1).
+    * cf(n) = C(81,n)/C(81,26) exactly, cf(26) = 1 (000 §1.2).
     * mean = Σ w·E(X,n)/Σ w with w = on(n) (raw) or on(n)·cf(n) (unbiased) (000 §1.3).
-    * sd = sqrt(Σ w·sd(X,n)²/Σ w): within clue classes, the papers' formula (SPEC §8.2, §9.16);
+    * sd = sqrt(Σ w·sd(X,n)²/Σ w): within clue classes, the papers' formula;
       for the clues column the plain sd; sd(mix) adds the spread of the class means.
       sd(X,n) and all moments divide by the count (population form).
     * clue distribution: raw % and unbiased % = on(n)·cf(n) normalised, ± unbiased %/sqrt(on(n))

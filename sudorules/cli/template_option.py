@@ -12,4 +12,4 @@ def format_option(example: str, where: str = ""):
     shown in the help, ``where`` says where the lines go when that is restricted."""
     return click.option("--format", "template", default=None, metavar="TEMPLATE",
                         help=f"One text line per row instead of the CSV, e.g. '{example}': any column between "
-                             f"braces, with an optional spec ({{W:>2}}, {{seconds:.2f}}){where}.")
+                             f"braces, with an optional format spec ({{clues:>2}}, {{clues:03d}}){where}.")

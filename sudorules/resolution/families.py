@@ -570,7 +570,8 @@ def _spec(theory: Theory, rating: Optional[str] = None) -> TheorySpec:
 THEORIES: dict[Theory, TheorySpec] = {spec.theory: spec for spec in (
     _spec(Theory.W, rating="W"), _spec(Theory.B, rating="B"), _spec(Theory.GW, rating="gW"),
     _spec(Theory.GB, rating="gB"), _spec(Theory.SW), _spec(Theory.BRT), _spec(Theory.DEFAULT),
-    *(TheorySpec(theory, (SINGLES, TE), f"T&E(BRT, 1) ... T&E(BRT, {n}), level by level", engine="te",
+    *(TheorySpec(theory, (SINGLES, TE), "T&E(BRT, 1)" if n == 1 else f"T&E(BRT, 1) ... T&E(BRT, {n}), level by level",
+                 engine="te",
                  rating_name="T&E-depth")
       for n, theory in enumerate((Theory.TE1, Theory.TE2, Theory.TE3), start=1)),
     TheorySpec(Theory.BXB, (SINGLES, WHIPS, BRAIDS, TE), "T&E(1), then T&E(B_p, 1) for p = 1, 2, ...", engine="te"),
