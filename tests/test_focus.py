@@ -375,8 +375,9 @@ def test_g_whips_fire_only_when_no_whip_of_their_length_exists(cb001):
 
 def test_an_error_in_the_whip_search_stops_the_solve_and_the_next_one_is_right(hard_puzzles):
     """A MemoryError in a function the rules call (here the whip search, as under a worker's memory
-    cap) reaches the caller of solve; clipspy alone would print it and halt the run, which the
-    driver took for quiescence (next level: a wrong rating).  The engine then solves as before."""
+    cap) ends the solve as status memory ("out of memory"); clipspy alone would print it and halt
+    the run, which the driver took for quiescence (next level: a wrong rating).  The engine then
+    solves as before."""
     engine, text = Engine("W"), hard_puzzles[0]
     expected = engine.solve(text).rating
     search = engine._whip_targets
@@ -387,7 +388,7 @@ def test_an_error_in_the_whip_search_stops_the_solve_and_the_next_one_is_right(h
         return search(limit, first, **kinds)
 
     engine._whip_targets = failing
-    with pytest.raises(MemoryError):
-        engine.solve(text)
+    stopped = engine.solve(text)
+    assert (stopped.status, stopped.error, stopped.rating) == ("memory", "out of memory", None)
     engine._whip_targets = search
     assert engine.solve(text).rating == expected
