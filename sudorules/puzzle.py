@@ -476,6 +476,7 @@ def scan_line(line: str) -> tuple[list[int], Optional[str], str]:
 #: as 0-9
 _WITHOUT_GRID_CHARS = str.maketrans("", "", "".join(sorted(GRID_CHARS)))
 _DOT_AS_ZERO = str.maketrans(".", "0")
+_WITHOUT_LAYOUT_CHARS = str.maketrans("", "", "".join(sorted(LAYOUT_CHARS)))
 _ASCII_DIGITS = bytes.maketrans(b"0123456789", bytes(range(10)))
 
 
@@ -548,12 +549,18 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
     """Parse text lines into one record per puzzle, valid or not, in input order (the forms above):
     a bad line never stops parsing."""
     pending: list[tuple[int, str, list[int], bool]] = []  # rows of a multi-line grid: masks, pencilmark?
+    # The first bad row of the grid begun, as "reason of line N": a row of nine cells with a typo
+    # ('| . 6 x | . 9 1 | . . . |') is a row of that grid, which is then one invalid record; it made
+    # three (the rows before it, the bad line, the rows after it).
+    grid_error: list[str] = []
 
     def flush_incomplete() -> Iterator[ParsedRecord]:
         if pending:
             first_line, first_text, _, _ = pending[0]
-            yield (first_line, first_text, None, f"incomplete grid: {len(pending)} of 9 rows", "")
+            said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
+            yield (first_line, first_text, None, said, "")
             pending.clear()
+            grid_error.clear()
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -578,6 +585,10 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                 continue  # a border line of a multi-line grid
             if bad is None and len(values) == 9:
                 pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
+            elif bad is not None and pending and is_grid_row_shape(line):
+                pending.append((number, line, [], False))
+                if not grid_error:
+                    grid_error.append(f"{bad} of line {number}")
             else:
                 yield from flush_incomplete()
                 # a "tail" of hundreds of grid characters is the rest of a pencilmark line whose cells are
@@ -596,11 +607,19 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
             masks = [m for _, _, row_masks, _ in pending for m in row_masks]
             pencilmark = any(flag for _, _, _, flag in pending)
             pending.clear()
-            if pencilmark:
+            if grid_error:
+                yield (first_line, first_text, None, grid_error.pop(), "")
+            elif pencilmark:
                 yield _marks_record(first_line, first_text, masks, "")
             else:
                 yield _record(first_line, first_text, [_single_digit(m) for m in masks], "")
     yield from flush_incomplete()
+
+
+def is_grid_row_shape(line: str) -> bool:
+    """Nine characters other than layout (``| . 6 x | . 9 1 | . . . |``): the shape of a row of a
+    multi-line grid, whatever its characters (a bad one in a grid begun is a row of that grid)."""
+    return len(line.translate(_WITHOUT_LAYOUT_CHARS)) == 9
 
 
 def candidate_row(line: str) -> Optional[list[int]]:

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from .errors import InputError
-from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, parse_lines, parse_puzzle
+from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_shape, parse_lines,
+                     parse_puzzle)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -473,7 +474,7 @@ def count_records(source: str) -> Optional[int]:
                         continue  # a border line
                     row = grid == 9  # else a record of a wrong length
                 else:
-                    row = False
+                    row = rows > 0 and _bad_grid_row(text)  # a typo in a grid begun: a row of that grid
                 if row:
                     rows += 1
                     if rows == 9:
@@ -485,6 +486,15 @@ def count_records(source: str) -> Optional[int]:
     except OSError:
         return None
     return whole + (rows > 0) or None
+
+
+def _bad_grid_row(text: bytes) -> bool:
+    """A line of UTF-8 text shaped as a grid's row (:func:`~sudorules.puzzle.is_grid_row_shape`); the
+    parser refuses a line that is no UTF-8 on its own, ending the grid."""
+    try:
+        return is_grid_row_shape(text.decode("utf-8"))
+    except UnicodeDecodeError:
+        return False
 
 
 #: the parser's layout and grid characters (sudorules.puzzle), as bytes for the count

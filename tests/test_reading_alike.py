@@ -153,13 +153,31 @@ def test_the_record_count_is_the_readers_on_files_of_grids_cut_short(tmp_path):
     rows = [" ".join(PUZZLE[9 * r: 9 * r + 9]) for r in range(9)]
     candidates = ["! " + " ".join("123456789" if c == "." else c for c in PUZZLE[9 * r: 9 * r + 9]) + " !"
                   for r in range(9)]
+    typo, accented = "| . 6 x | . 9 1 | . . . |", "| . 6 é | . 9 1 | . . . |"
     pieces = [[PUZZLE], [PUZZLE + " 7"], ["garbage"], ["123"], ["+-------+"], ["# note"], [""], rows,
-              rows[:4], rows[:8], candidates, candidates[:5], ["1 2 3"]]
+              rows[:4], rows[:8], candidates, candidates[:5], ["1 2 3"], [typo], [accented],
+              rows[:4] + [typo] + rows[5:], rows[:2] + [accented] + rows[3:6], candidates[:3] + [typo] + candidates[4:]]
     for trial in range(60):
         lines = [line for _ in range(rng.randrange(1, 12)) for line in rng.choice(pieces)]
         path = tmp_path / f"f{trial}.txt"
         path.write_text("\n".join(lines) + "\n")
         assert count_records(str(path)) == (sum(1 for _ in read_puzzle_file(str(path))) or None), lines
+
+
+def test_a_typo_in_a_multi_line_grid_makes_one_invalid_record_naming_it(tmp_path):
+    """A row of nine cells with a bad character in a grid begun is a row of that grid: one invalid
+    record naming the line and the character (it made three: helper-38); cut short, the record says
+    both."""
+    rows = ["| " + " ".join(PUZZLE[9 * r: 9 * r + 9]) + " |" for r in range(9)]
+    typo = rows[5][:4] + "x" + rows[5][5:]
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(rows[:5] + [typo] + rows[6:] + [PUZZLE]) + "\n")
+    records = list(read_puzzle_file(str(path)))
+    assert [(r.line, r.ok) for r in records] == [(1, False), (10, True)]
+    assert records[0].error == "bad character 'x' at column 5 of line 6" and count_records(str(path)) == 2
+    path.write_text("\n".join(rows[:5] + [typo]) + "\n")
+    (record,) = read_puzzle_file(str(path))
+    assert record.error == "incomplete grid: 6 of 9 rows; bad character 'x' at column 5 of line 6"
 
 
 def test_two_value_files_that_disagree_are_named_not_the_single_input(tmp_path):
