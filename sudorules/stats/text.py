@@ -149,7 +149,7 @@ def _minimals_section(report: dict) -> list[str]:
     table = _table(records, {"clues": "clues", "on": "on(n)", "per_grid": "minimals per grid",
                              "relative_error": "rel. error %", "tries_per_minimal": "tries per minimal"}, 5)
     return [f"Minimal puzzles per complete grid (000 §2.1.5: on(n)·C(81,n)/T, T = {minimals['total_tries']:.6g} "
-            "tries; error 1/sqrt(on(n)))\n" + table]
+            f"tries; error 1/sqrt(on(n)))\nAssumes {minimals['assumes']}.\n" + table]
 
 
 def format_comparison(result: dict) -> str:
