@@ -188,8 +188,23 @@ def test_cli_count_names_the_clue_counts_its_total_covers(arguments, clues):
     result = CliRunner().invoke(main, ["count", *arguments, "--seed", "1", "--no-progress"])
     assert result.exit_code == 0, result.output
     last = result.stdout.splitlines()[-1]
-    assert last.startswith(f"# minimal puzzles of {clues}: "), last
+    assert last.startswith((f"# minimal puzzles of {clues}: ", f"# no minimal puzzle of {clues} found")), last
     assert "all minimal puzzles" not in result.stdout
+
+
+def test_cli_count_that_finds_no_puzzle_says_there_is_no_estimate():
+    """Supersets of 28 cells up to 32 clues hold about 5 minimal puzzles a million samples: 200 find
+    none, which printed "0.0000e+00 per grid ... in all" as if it were an estimate (helper-39)."""
+    arguments = ["count", "-m", "supersets", "-s", "28", "--max-clues", "32", "--samples", "200", "--seed", "3",
+                 "--no-progress"]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == ("# no minimal puzzle of 28-32 clues found in 200 samples: no estimate "
+                                              "(0 with no error bound); take more samples (--samples, --minutes) or a "
+                                              "smaller --size")
+    assert "per grid;" not in result.stdout
+    in_csv = CliRunner().invoke(main, arguments + ["--csv"])
+    assert in_csv.exit_code == 0 and "# no minimal puzzle of 28-32 clues found" in in_csv.stderr
 
 
 def test_cli_count_out_of_memory_is_one_error_line(monkeypatch):

@@ -101,18 +101,27 @@ def _print_table(result: CountResult, method: str, size: int, weighted: bool, jo
               + f", {'weighted' if weighted else 'unweighted'} grids"
               + f": {plural(result.samples, 'sample')} in {result.seconds:.1f} s "
               + f"({plural(jobs, 'job')}, seed {seed})")
+    low, high = clue_range(method, size, result.max_clues)  # not "all minimal puzzles": only these were counted
+    clues = f"{low}-{high} clues" if low < high else plural(low, "clue")
+    # None found: "0.0000e+00 per grid", status 0, read as an estimate of none (helper-39: supersets of
+    # size 28, about 5 puzzles a million samples); it is no estimate at all
+    none_found = int(table["count"].iloc[-1]) == 0
+    if none_found:
+        nearer = "a smaller --size" if method == "supersets" else "a larger --size"
+        said = (f"no minimal puzzle of {clues} found in {plural(result.samples, 'sample', grouped=True)}: no "
+                f"estimate (0 with no error bound); take more samples (--samples, --minutes) or {nearer}")
     if as_csv:
         click.echo(f"# {header}", err=True)
         with open_output(None) as stream:
             stream.write(table.to_csv(index=False, float_format="%.6g"))
+        if none_found:
+            click.echo(f"# {said}", err=True)
         return
     per_grid = float(table["per_grid"].iloc[-1])
     text = table.to_string(index=False, formatters={
         "per_grid": "{:.4e}".format, "rel_err": lambda r: f"{100 * r:.2f}%", "total": "{:.4e}".format})
-    low, high = clue_range(method, size, result.max_clues)  # not "all minimal puzzles": only these were counted
-    clues = f"{low}-{high} clues" if low < high else plural(low, "clue")
     with open_output(None) as stream:
-        stream.write(f"# {header}\n{text}\n"
+        stream.write(f"# {header}\n{text}\n" + (f"# {said}\n" if none_found else
                      f"# minimal puzzles of {clues}: {per_grid:.4e} per grid; {per_grid * GRIDS:.4e} in all "
                      f"(x {GRIDS:,} grids); {per_grid * NON_ISOMORPHIC_GRIDS:.4e} non-isomorphic "
-                     f"(x {NON_ISOMORPHIC_GRIDS:,})\n")
+                     f"(x {NON_ISOMORPHIC_GRIDS:,})\n"))
