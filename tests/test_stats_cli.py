@@ -38,6 +38,7 @@ def test_stats_text_and_json(files):
     # what the numbers of minimals take for granted is said beside them (helper-39: a sample of
     # generate's seeded grids gave 16 % more, unsaid)
     assert "Assumes complete grids drawn uniformly" in text.output and "seeded grids are not" in text.output
+    assert "clues by clue count" not in text.output  # E = n, sd = 0: no table (helper-39)
     data = json.loads(run("stats", *args, "--json").output)
     assert data["minimals"]["assumes"].startswith("complete grids drawn uniformly")
     # W: 0 2 1 3 (empty) 4 -> raw mean 2 over 5 values, one missing
@@ -154,7 +155,7 @@ def test_utf16_input_is_the_error_check_gives_in_stats_select_and_compare(files,
 @pytest.mark.parametrize("extra, message, status", [
     (["--column", "SER=missing.txt"], "no such file", 2),
     (["--column", "SER"], "NAME=FILE", 2),
-    (["--log", "W"], "values are <= 0", 1),
+    (["--log", "W"], "values are <= 0 (first at line 1: 0)", 1),  # at row 1 (helper-39): lines, as elsewhere
     (["--log", "nope"], "unknown column", 2),
     (["--rating", "nope"], "--rating nope: no such numeric column", 2),
 ])

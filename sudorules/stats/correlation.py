@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -59,12 +59,16 @@ def correlation_matrix(columns: dict[str, pd.Series], weights: Optional[pd.Serie
     return matrix
 
 
-def log_transform(name: str, values: pd.Series) -> pd.Series:
-    """Natural log of a column (003 §1.2); raise StatsInputError if a present value is <= 0."""
+def log_transform(name: str, values: pd.Series, where: Optional[Callable[[int], str]] = None) -> pd.Series:
+    """Natural log of a column (003 §1.2); raise StatsInputError if a present value is <= 0, naming
+    the first one by ``where(index)`` (its file and line: "row 1" was the first data row, line 2 of
+    the CSV, where every other message names lines; helper-39)."""
     bad = values.notna() & (values <= 0)
     if bad.any():
+        first = bad.idxmax()
+        at = where(first) if where is not None else f"row {int(first) + 1}"
         raise StatsInputError(f"--log {name}: {int(bad.sum())} values are <= 0 "
-                              f"(first at row {int(bad.idxmax()) + 1}: {values[bad.idxmax()]:g}); log needs > 0")
+                              f"(first at {at}: {values[first]:g}); log needs > 0")
     return np.log(values)
 
 

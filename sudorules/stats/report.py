@@ -88,7 +88,14 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
                       unbiased: bool) -> None:
     if len(names) < 2:
         return
-    columns = {name: (log_transform(name, collection.values(name)) if name in log_columns
+    frame = collection.frame
+    several = frame["source"].nunique() > 1
+
+    def where(index: int) -> str:
+        line = f"line {int(frame.at[index, 'line'])}"
+        return f"{frame.at[index, 'source']} {line}" if several else line
+
+    columns = {name: (log_transform(name, collection.values(name), where) if name in log_columns
                       else collection.values(name)) for name in names}
     weights = clue_weights(collection.clues()) if unbiased else None
     ratings = [name for name in names if name != CLUES]

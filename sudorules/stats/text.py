@@ -101,6 +101,8 @@ def format_report(report: dict, by_clues: bool = False) -> str:
     parts.extend(_correlation_sections(report))
     if by_clues:
         for name, records in report["per_clue"].items():
+            if name == "clues":  # E = n and sd = 0 on every row (helper-39): the clue distribution says it all
+                continue
             parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n))\n"
                          + _table(records, {"clues": "clues", "on": "on(n)", "mean": "E", "sd": "sd"}))
     parts.extend(_minimals_section(report))
