@@ -152,6 +152,19 @@ def test_utf16_input_is_the_error_check_gives_in_stats_select_and_compare(files,
     assert piped.exit_code == 2 and piped.stderr == said.stderr.replace(str(wide), "standard input")
 
 
+def test_puzzles_counted_twice_are_noted(tmp_path):
+    """Two chunks of one seed pooled: every puzzle twice, and nothing said (helper-39)."""
+    demo = Path(__file__).resolve().parent.parent / "collections" / "demo.txt"
+    lines = [line.split()[0] for line in demo.read_text().splitlines() if line.strip()][:5]
+    single, pooled = tmp_path / "single.txt", tmp_path / "pooled.txt"
+    single.write_text("\n".join(lines) + "\n")
+    pooled.write_text("\n".join(lines + lines[:2]) + "\n")
+    text = run("stats", pooled)
+    assert text.exit_code == 0 and "Note: 2 puzzles appear more than once (4 rows in all)" in text.output, text.output
+    assert json.loads(run("stats", pooled, "--json").output)["repeated"] == {"puzzles": 2, "rows": 4}
+    assert json.loads(run("stats", single, "--json").output)["repeated"] is None
+
+
 @pytest.mark.parametrize("extra, message, status", [
     (["--column", "SER=missing.txt"], "no such file", 2),
     (["--column", "SER"], "NAME=FILE", 2),

@@ -8,13 +8,14 @@ e.g. ``seconds``: no statistic), ``unbiased`` (whether controlled-bias correctio
 ``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments), ``per_clue`` (per
 column, per clue count: ``on``, ``mean``, ``sd``), ``clue_distribution``, ``level_distributions``,
 ``correlation`` (``columns``, ``log``, ``raw`` and ``unbiased`` matrices), ``mean_distance`` and
-``minimals`` (null without a tries column).  Missing numbers are null.
+``minimals`` (null without a tries column; ``assumes`` says on what grids), ``repeated`` (puzzles
+counted more than once: ``puzzles``, ``rows``; null when none).  Missing numbers are null.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
                     "other_columns": collection.ignored_columns(), "unbiased": unbiased,
                     "columns": {}, "per_clue": {}, "clue_distribution": None,
                     "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
+    report["repeated"] = _repeated(collection)
     for name in names:
         values = collection.values(name)
         # missing: a puzzle's value that is not there (empty, or its run did not end); an invalid
@@ -108,6 +110,19 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
             unbiased_distances = mean_distances(pd.DataFrame(report["correlation"]["unbiased"], index=names,
                                                              columns=names), ratings)
         report["mean_distance"] = {"raw": mean_distances(raw, ratings), "unbiased": unbiased_distances}
+
+
+def _repeated(collection: Collection) -> Optional[dict]:
+    """The puzzles counted more than once, as ``{"puzzles": distinct ones, "rows": their rows}``, or
+    None: two chunks of one generate run (the same --seed, 0 when not given) pooled into a file are
+    every puzzle twice, and the statistics said nothing of it (helper-39).  Each row still counts."""
+    if "puzzle" not in collection.frame:
+        return None
+    puzzles = collection.frame["puzzle"][collection.somewhere]
+    twice = puzzles.duplicated(keep=False)
+    if not twice.any():
+        return None
+    return {"puzzles": int(puzzles[twice].nunique()), "rows": int(twice.sum())}
 
 
 def _minimals(collection: Collection) -> dict:

@@ -43,7 +43,7 @@ def _moments_section(report: dict) -> str:
     frame = pd.DataFrame([{h: (r[k] if k == "column" else _number(r[k])) for k, h in columns.items()}
                           for r in records])
     return ("Means and standard deviations (000 §1.3: sd = sqrt(Σ w·sd(X,n)²/Σ w), within clue classes; "
-            "for clues the plain sd; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
+            "for clues the sd over all puzzles, weighted by cf(n) when unbiased; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
 def place(entry: dict, one_source: bool) -> str:
@@ -76,6 +76,11 @@ def _header(report: dict) -> str:
             groups.append(text)
         lines.append(f"{plural(report['excluded_rows'], 'row', grouped=True)} not solved (a rating's statistics leave out "
                      "the rows where it failed): " + "; ".join(groups))
+    repeated = report.get("repeated")
+    if repeated:
+        lines.append(f"Note: {plural(repeated['puzzles'], 'puzzle', grouped=True)} appear"
+                     f"{'s' if repeated['puzzles'] == 1 else ''} more than once ({plural(repeated['rows'], 'row', grouped=True)} "
+                     "in all), each row counted: samples of one seed pooled twice?")
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
                      "(add --rating NAME to treat one as a rating)")
