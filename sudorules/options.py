@@ -41,6 +41,9 @@ LEAN_BRAIDS_FROM_RANGE = (3, 37)  #: solve --lean-braids-from (37: never)
 SEED_RANGE = (0, 2**64 - 1)       #: --seed of generate and count: the generators' 64-bit seeds
 CLUES_RANGE = (17, 81)            #: count --size and --max-clues: the clue counts of a minimal puzzle
 PUZZLES_RANGE = (1, None)         #: generate -n: how many puzzles (n=0 gave the API an empty table)
+#: generate --start: the index of a run's first puzzle in its seed's sequence (the C side's index is a
+#: signed 64-bit number, and start + n must fit)
+START_RANGE = (0, 2**62)
 #: generate --untested: the clues of a controlled-bias grid deleted before any uniqueness test.  A grid
 #: yields a puzzle only when the puzzle of its 81 - N remaining clues is unique, so the output has at
 #: most 81 - N clues and N keeps only that share of controlled-bias puzzles (cb-001's 21,695: at most

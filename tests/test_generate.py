@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from sudorules import _generate, core
+from sudorules.errors import OptionError
 from sudorules.cli import main
 from sudorules.generation.count import count_in, count_minimals
 from sudorules.generation.generate import BadGrid, GridsExhausted, Stop, generate, generate_frame, parse_grids, puzzle_strings
@@ -430,3 +431,24 @@ def test_weighted_counting_reweights_the_same_samples():
     plain = count_minimals("subsets", 30, samples=3000, seed=2, weighted=False)
     assert (weighted.found == plain.found).all() and weighted.found.sum() > 0
     assert not np.allclose(weighted.sum_v, plain.sum_v)
+
+
+@pytest.mark.parametrize("method", ["bottom-up", "top-down", "controlled-bias"])
+def test_runs_of_consecutive_starts_concatenate_to_the_one_run(method):
+    """Puzzle i of a run depends on (seed, i) only: --start K -n M gives puzzles K..K+M-1, so a long
+    run can be made in chunks (helper-39 had to take other seeds), each as reproducible."""
+    whole = generate(method, 3, seed=5)
+    parts = [generate(method, 1, seed=5), generate(method, 2, seed=5, start=1, jobs=2)]
+    assert np.array_equal(np.concatenate([p.puzzles for p in parts]), whole.puzzles)
+    assert np.array_equal(np.concatenate([p.tries for p in parts]), whole.tries)
+    cli = CliRunner().invoke(main, ["generate", "-m", method, "-n", "2", "--seed", "5", "--start", "1"])
+    assert cli.exit_code == 0 and [line.split()[0] for line in cli.stdout.splitlines()] == puzzle_strings(parts[1].puzzles)
+
+
+def test_start_with_given_grids_is_refused():
+    grid = str(core.solve("7.........9..621....4...95..6.2.5...4...1.7..........8..56.8.2.687....91........."))
+    with pytest.raises(OptionError, match="^start: the seeded grids only"):
+        generate("top-down", 1, seed=1, grids=[grid], start=1)
+    result = CliRunner().invoke(main, ["generate", "-m", "top-down", "-n", "1", "--start", "1", "--grids", "-"],
+                                input=grid + "\n")
+    assert result.exit_code == 2 and "--start: the seeded grids only" in result.output

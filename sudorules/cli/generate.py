@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
-from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option
+from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option
 from ..output import check_csv_output, is_stream, open_output
 from ..reader import TableGivenError, open_lines
 from . import install_signal_handlers, main, plural
@@ -64,6 +64,9 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 @click.option("-n", "count", type=click.IntRange(*PUZZLES_RANGE), required=True, help="Number of puzzles.")
 @click.option("--seed", type=click.IntRange(*SEED_RANGE), default=0, show_default=True,
               help="Run seed: puzzle i (or given grid i) uses the random stream splitmix64(seed, i).")
+@click.option("--start", type=click.IntRange(*START_RANGE), default=0, show_default=True, metavar="K",
+              help="Begin at puzzle K of the seed's sequence (seeded grids only): runs of consecutive "
+                   "ranges (--start 0 -n 300, --start 300 -n 300...), concatenated, are the one run of them all.")
 @click.option("--jobs", "-j", type=JOBS, default=1, show_default=True,
               help="Worker threads (the C code runs without the GIL); the output does not depend on it.")
 @click.option("--grids", type=str, default=None, metavar="FILE|-",
@@ -76,7 +79,7 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
               help="Write here instead of stdout (a regular file is written under a temporary name and "
                    "renamed at the end).")
 @progress_option(" (puzzles, tries, rate)")
-def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str],
+def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: Optional[str],
              untested: Optional[int], output: Optional[str], progress: Optional[bool]) -> None:
     """Generate N minimal puzzles, one per line.  Controlled-bias lines are ``puzzle tries`` (tries =
     complete grids used for that puzzle, the format of the published collection).
@@ -87,6 +90,8 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
     try:  # the API's checks (iter_generate), here before the grids and the output are opened
         check_method_option("grids", grids, method, cli=True)
         check_method_option("untested", untested, method, cli=True)
+        if start and grids is not None:
+            raise OptionError("--start: the seeded grids only; with --grids, leave the first grids out of the file")
     except OptionError as error:
         raise click.UsageError(str(error)) from None
     check_csv_output(output, inputs=() if grids is None else (grids,))  # before the grids are read
@@ -110,7 +115,7 @@ def generate(method: str, count: int, seed: int, jobs: int, grids: Optional[str]
                     bar.set_postfix(tries=tries, grids_per_s=f"{rate:,.0f}", refresh=False)
 
             batches = iter_generate(method, count, seed, untested=untested, grids=source, jobs=jobs,
-                                    progress=report, stop=stop)
+                                    progress=report, stop=stop, start=start)
             try:
                 _write(batches, stream, with_tries, written)
             except GridsExhausted as error:  # the puzzles made are complete: keep them

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import _generate
 from ..errors import OptionError, SudorulesError
-from ..options import PUZZLES_RANGE, SEED_RANGE, UNTESTED_RANGE, check_method_option, check_whole
+from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_whole
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,11 +100,11 @@ def stream_seed(seed: int, index: int) -> int:
 
 def generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
              grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
-             progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Batch:
+             progress: Optional[Progress] = None, stop: Optional[Stop] = None, start: int = 0) -> Batch:
     """``n`` minimal puzzles by ``method`` as one :class:`Batch` (see :func:`iter_generate`); fewer
     when ``stop`` is set during the run."""
     batches = list(iter_generate(method, n, seed, untested=untested, grids=grids, jobs=jobs,
-                                 weights=weights, progress=progress, stop=stop))
+                                 weights=weights, progress=progress, stop=stop, start=start))
     if not batches:
         return Batch(np.zeros((0, 81), np.uint8), np.zeros(0, np.int64), np.zeros(0) if weights else None)
     return Batch(np.concatenate([b.puzzles for b in batches]), np.concatenate([b.tries for b in batches]),
@@ -127,8 +127,11 @@ def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFram
 
 def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
                   grids: Optional[GridSource] = None, jobs: int = 1, weights: bool = False,
-                  progress: Optional[Progress] = None, stop: Optional[Stop] = None) -> Iterator[Batch]:
-    """Yield the ``n`` puzzles of a run in order, as consecutive :class:`Batch` chunks.
+                  progress: Optional[Progress] = None, stop: Optional[Stop] = None,
+                  start: int = 0) -> Iterator[Batch]:
+    """Yield the ``n`` puzzles of a run in order, as consecutive :class:`Batch` chunks: puzzles
+    ``start`` to ``start + n - 1`` of the seed's sequence (seeded grids only), so that runs of
+    consecutive ranges, concatenated, are the one run of them all.
 
     ``untested`` (controlled-bias only; None: :data:`DEFAULT_UNTESTED`): the deletions made without
     a uniqueness test (module docstring).  ``grids`` (top-down and controlled-bias only): None for
@@ -160,10 +163,13 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int]
     seed = _u64(seed, "seed")
     if weights and (grids is not None or method == "bottom-up"):
         raise OptionError("weights are given for top-down and controlled-bias with the seeded grids only")
+    start = check_whole(start, "start", *START_RANGE)
+    if start and grids is not None:  # given grid i makes puzzle i: leave out the grids instead
+        raise OptionError("start: the seeded grids only; with given grids, leave the first ones out of them")
     if stop is None:
         stop = Stop()
     if grids is None:
-        chunks = _internal_chunks(method, n, seed, untested, weights, stop)
+        chunks = _internal_chunks(method, n, seed, untested, weights, stop, start)
     elif method == "top-down":
         chunks = _top_down_grid_chunks(_grid_arrays(grids), n, seed, stop)
     else:
@@ -195,10 +201,10 @@ def _made(batch_type: type, made: int, count: int, puzzles: np.ndarray, tries: n
 
 
 def _internal_chunks(method: str, n: int, seed: int, untested: int, weights: bool,
-                     stop: Stop) -> Iterator[Callable[[], Batch]]:
+                     stop: Stop, start: int = 0) -> Iterator[Callable[[], Batch]]:
     code, size = _METHOD_CODES[method], _CHUNK[method]
-    for first in range(0, n, size):
-        count = min(size, n - first)
+    for first in range(start, start + n, size):
+        count = min(size, start + n - first)
 
         def task(first=first, count=count) -> Batch:
             puzzles = np.empty((count, 81), np.uint8)
