@@ -37,8 +37,8 @@ from .options import JOBS, MINUTES, progress_option, shows_progress
               help="Worker threads.")
 @click.option("--weighted/--unweighted", default=True, show_default=True,
               help="Weight each sample by its grid's importance weight, which makes the estimate "
-                   "exactly unbiased for uniform grids (the grid sampler is not uniform), with about three "
-                   "times the variance of --unweighted for as many samples.")
+                   "exactly unbiased for uniform grids (the grid sampler is not uniform), with a larger error "
+                   "than --unweighted for as many samples (README).")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV table on stdout instead of text.")
 @progress_option()
 def count(method: str, size: int, minutes: Optional[float], samples: Optional[int],
