@@ -202,6 +202,12 @@ def test_plot_writes_a_png(files, tmp_path):
     result = run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--plot", out)
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "no panel" not in result.stderr
+    # a rating of continuous values has no panel, and a note says so (left out unsaid: helper-39)
+    (files / "SER.txt").write_text("".join(f"{7.1 + k / 10:.1f}\n" for k in range(len(ROWS))))
+    result = run("stats", files / "puzzles.txt", "--column", f"W={files / 'W.txt'}", "--column",
+                 f"SER={files / 'SER.txt'}", "--plot", out)
+    assert result.exit_code == 0 and "note: --plot draws the distributions by level; SER has values" in result.stderr
 
 
 @pytest.mark.parametrize("moment", ["printing the report", "closing the figure"])

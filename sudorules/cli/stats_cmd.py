@@ -105,6 +105,13 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     if plot is not None:
         from ..stats.plot import build_figure, close_figure, save_figure
         figure = build_figure(report, plot_scale)  # "nothing to draw" before any output
+        # a rating of continuous values (SER) has no level distribution, hence no panel: it was left
+        # out of the plot unsaid (helper-39)
+        unplotted = [name for name in report["rating_columns"] if name not in report["level_distributions"]]
+        if unplotted:
+            click.echo(f"note: --plot draws the distributions by level; {', '.join(unplotted)} "
+                       f"{'has' if len(unplotted) == 1 else 'have'} values that are no levels (not whole numbers), "
+                       "so no panel", err=True)
     try:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) if as_json
                    else format_report(report, by_clues=by == "clues"), nl=as_json)
