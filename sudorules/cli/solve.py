@@ -158,9 +158,9 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         else:
             sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
         sys.stdout.flush()
-        where["done"] += 1
-        if html_output is not None:
+        if html_output is not None:  # before the count: a signal in between keeps the page's paths and the count alike
             resolutions.append((number, resolution))
+        where["done"] += 1
         if svg_output is not None:
             from ..draw import svg_steps
 
