@@ -414,6 +414,20 @@ def test_a_bad_given_grid_is_a_sudorules_error_and_still_a_value_error():
         sudorules.generate_puzzles("top-down", 1, seed=1, grids=np.zeros((1, 81), np.uint8))
 
 
+@pytest.mark.parametrize("change", [{"status": "weird"}, {"max_length": "a"}, {"puzzle": "abc"},
+                                    {"theory": "nope"}, {"steps": [{"rule": "x", "eliminations": ["zz"]}]}],
+                         ids=lambda change: next(iter(change)))
+def test_from_json_of_a_resolution_with_a_field_out_of_range_is_a_notation_error(change):
+    """Only a missing field was a NotationError; a value out of range was a bare ValueError,
+    PuzzleError or OptionError (helper-40)."""
+    data = json.loads(sudorules.solve(EASY_TEXT).to_json())
+    data.update(change)
+    with pytest.raises(sudorules.NotationError, match="^not a resolution's JSON: "):
+        Resolution.from_json(json.dumps(data))
+    with pytest.raises(sudorules.NotationError, match="RecursionError"):
+        Resolution.from_json("[" * 100_000 + "]" * 100_000)
+
+
 @pytest.mark.parametrize("text", ["xx", "", None, 5, b"\xff"], ids=repr)
 def test_from_json_of_no_json_says_so(text):
     with pytest.raises(ValueError, match="^not a resolution's JSON: ") as error:

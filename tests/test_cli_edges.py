@@ -854,17 +854,29 @@ def test_generate_grids_directory_and_missing(tmp_path):
 
 
 def test_generate_grids_of_a_table_advises_its_grids_not_its_puzzles(tmp_path):
-    """``--grids checked.csv``: the advice was to pipe the table's puzzles into rate (helper-38); a
-    check table's grids are its solution column, and the advised pipe gives them to generate."""
+    """``--grids rated.csv``: the advice was to pipe the table's puzzles into rate (helper-38), then to
+    select a solution column that a rate table has not (helper-40); the advised pipe now works on any
+    of our tables."""
     (tmp_path / "in.txt").write_text(EASY + "\n")
-    assert run(["check", "in.txt", "-o", "checked.csv"], tmp_path).returncode == 0
-    line = assert_error(run(["generate", "-m", "top-down", "-n", "1", "--grids", "checked.csv"], tmp_path), 2,
-                        "not a file of grids", "select checked.csv --format '{solution}'")
+    assert run(["rate", "in.txt", "-o", "rated.csv", "--no-progress"], tmp_path).returncode == 0
+    line = assert_error(run(["generate", "-m", "top-down", "-n", "1", "--grids", "rated.csv"], tmp_path), 2,
+                        "not a file of grids", "select rated.csv --puzzles | sudorules check - --format '{solution}'")
     assert "rate -" not in line
-    grids = run(["select", "checked.csv", "--format", "{solution}"], tmp_path).stdout
+    puzzles = run(["select", "rated.csv", "--puzzles"], tmp_path).stdout
+    grids = subprocess.run(CMD + ["check", "-", "--format", "{solution}"], input=puzzles, cwd=tmp_path,
+                           capture_output=True, text=True, env=_env(), timeout=60).stdout
     result = subprocess.run(CMD + ["generate", "-m", "top-down", "-n", "1", "--grids", "-"], input=grids, cwd=tmp_path,
                             capture_output=True, text=True, env=_env(), timeout=60)
     assert result.returncode == 0 and len(result.stdout.split()[0]) == 81, describe(result)
+
+
+def test_solve_html_to_a_standard_stream_is_refused(tmp_path):
+    """``--html /dev/stdout`` mixed the page into the printed paths (helper-40), as ``--html -`` would."""
+    with open(tmp_path / "out.txt", "w") as out:
+        result = subprocess.run(CMD + ["solve", EASY, "--html", "/dev/stdout"], stdout=out, stderr=subprocess.PIPE,
+                                text=True, cwd=tmp_path, env=_env(), timeout=60)
+    assert result.returncode == 2 and "the page would mix with the printed path" in result.stderr
+    assert (tmp_path / "out.txt").read_text() == ""
 
 
 def test_a_rate_output_of_other_options_or_no_utf8_header_is_named_in_its_own_bytes(tmp_path):

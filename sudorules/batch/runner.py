@@ -495,7 +495,7 @@ def rate_file(source: str, output: Optional[str], options: RateOptions = RateOpt
         require("pyarrow", f"writing {output}")
     if options.retry and (output is None or is_stream(output)):
         raise BatchError("--retry needs the output file (-o OUT.csv) whose rows are to be rated again")
-    if options.retry and not os.path.lexists(output):  # a mistyped name rated every puzzle anew, saying nothing
+    if options.retry and not os.path.exists(output):  # a mistyped name (or a link to nothing) rated every puzzle anew, unsaid
         raise BatchError(f"--retry: {output} does not exist, so it has no rows to rate again (leave --retry out "
                          "to rate every puzzle into it)")
     if options.scheduler is None:

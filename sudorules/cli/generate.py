@@ -157,9 +157,10 @@ def _grid_lines(grids: str, caught: Caught) -> Iterator[str]:
         lines = open_lines(grids)
     except TableGivenError as error:  # its advice piped the table's puzzles, not grids, into rate
         name = _shown(grids)
-        raise InputError(f"--grids {name}: {error.kind}, not a file of grids: check's solution column holds "
-                         f"grids (sudorules select {name} --format '{{solution}}' | sudorules generate ... "
-                         "--grids -)") from None
+        # a rate table has no solution column (the advice failed on one: helper-40); check gives it
+        raise InputError(f"--grids {name}: {error.kind}, not a file of grids: take the solutions of its puzzles "
+                         f"(sudorules select {name} --puzzles | sudorules check - --format '{{solution}}' | "
+                         "sudorules generate ... --grids -)") from None
     except InputError as error:
         raise InputError(f"--grids {error}") from None
     except OSError as error:

@@ -102,7 +102,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         check_output_directory(svg_output, inputs=[source], subdirectory=r"puzzle-\d+" if numbered else "",
                                file=svg_files)
     if html_output is not None:
-        if is_stdout(html_output):
+        if is_stdout(html_output) or _is_a_standard_stream(html_output):  # /dev/stdout too (helper-40)
             raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
         from ..draw.html import HTML_START
 
@@ -165,8 +165,10 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             from ..draw import svg_steps
 
             folder = Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output)
+            where["drawing"] = str(folder)  # an interrupt meanwhile leaves its drawings partial: said then
             note_earlier_files(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]), str(folder),
                                "not drawn by this one")
+            where.pop("drawing", None)
             drawn.append(folder)
         if verify:
             report = replay(record.puzzle, resolution.steps, solution)
@@ -196,6 +198,23 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         else:  # an earlier page there would pass for this run's
             click.echo(f"--html {html_output}: no page written: no puzzle to show", err=True)
     raise click.exceptions.Exit(status)
+
+
+def _is_a_standard_stream(name: str) -> bool:
+    """Is ``name`` the file standard output or standard error writes to (``/dev/stdout``, a path to
+    the same terminal or file)?"""
+    try:
+        target = os.stat(name)
+    except OSError:
+        return False
+    for descriptor in (1, 2):
+        try:
+            stream = os.fstat(descriptor)
+        except OSError:
+            continue
+        if (stream.st_dev, stream.st_ino) == (target.st_dev, target.st_ino):
+            return True
+    return False
 
 
 def _write_page(resolutions: list[tuple[int, Resolution]], html_output: str, title: str, source: str,
@@ -260,11 +279,13 @@ def _stop_cleanly_on_signals(where: dict) -> None:
         except (OSError, ValueError):
             pass
         said = f"interrupted at {where['at'] or 'the start'} after {where['done']} puzzle{'' if where['done'] == 1 else 's'}"
+        if "drawing" in where:
+            said += f"; the drawings in {where['drawing']} are incomplete"
         if "page" in where:
             try:
                 said += "; their paths are on the --html page" if where["page"]() else "; no --html page written"
             except Exception as error:  # the page is lost, not the message nor the exit status
-                said += f"; no --html page written ({error})"
+                said += f"; the --html page is not in place ({error})"
         _say(said)
         os._exit(128 + signum)
 

@@ -103,6 +103,7 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
     report = build_report(collection, unbiased, log_columns)
     figure = None
     if plot is not None:
+        from ..stats.distributions import MAX_LEVELS
         from ..stats.plot import build_figure, close_figure, save_figure
         figure = build_figure(report, plot_scale)  # "nothing to draw" before any output
         # a rating of continuous values (SER) has no level distribution, hence no panel: it was left
@@ -110,8 +111,8 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
         unplotted = [name for name in report["rating_columns"] if name not in report["level_distributions"]]
         if unplotted:
             click.echo(f"note: --plot draws the distributions by level; {', '.join(unplotted)} "
-                       f"{'has' if len(unplotted) == 1 else 'have'} values that are no levels (not whole numbers), "
-                       "so no panel", err=True)
+                       f"{'has' if len(unplotted) == 1 else 'have'} none (values that are not whole numbers, more "
+                       f"than {MAX_LEVELS} levels, or no value), so no panel", err=True)
     try:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) if as_json
                    else format_report(report, by_clues=by == "clues"), nl=as_json)

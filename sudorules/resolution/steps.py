@@ -554,12 +554,14 @@ class Resolution:
         anything else: no JSON at all, JSON of another shape, not a text."""
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:  # "xx", undecodable bytes; None, a number: not a text
-            raise NotationError(f"not a resolution's JSON: {error}") from None
+        except (ValueError, TypeError, RecursionError) as error:  # "xx", bytes; None, a number; '[' * 10**5
+            raise NotationError(f"not a resolution's JSON: {type(error).__name__}: {error}") from None
         if not isinstance(data, dict):
             raise NotationError(f"not a resolution's JSON: an object was expected, not {type(data).__name__}")
         try:
             return cls.from_dict(data)
-        except (KeyError, TypeError, AttributeError) as error:  # a field missing or of another shape
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as error:
+            # a field missing or of another shape, or a value out of its range ("status": "weird", a bad
+            # label, an unknown theory: ValueErrors, PuzzleError and OptionError among them; helper-40)
             raise NotationError(f"not a resolution's JSON: {type(error).__name__}: {error}") from None
 

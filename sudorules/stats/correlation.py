@@ -67,7 +67,8 @@ def log_transform(name: str, values: pd.Series, where: Optional[Callable[[int], 
     if bad.any():
         first = bad.idxmax()
         at = where(first) if where is not None else f"row {int(first) + 1}"
-        raise StatsInputError(f"--log {name}: {int(bad.sum())} values are <= 0 "
+        count = int(bad.sum())
+        raise StatsInputError(f"--log {name}: {count} value{' is' if count == 1 else 's are'} <= 0 "
                               f"(first at {at}: {values[first]:g}); log needs > 0")
     return np.log(values)
 

@@ -91,7 +91,9 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
     if len(names) < 2:
         return
     frame = collection.frame
-    several = frame["source"].nunique() > 1
+    # with several inputs (joined on the puzzle, or parts of one collection) the row's file is named:
+    # its line alone could be another input's (helper-40)
+    several = len(collection.inputs or []) > 1 or frame["source"].nunique() > 1
 
     def where(index: int) -> str:
         line = f"line {int(frame.at[index, 'line'])}"
