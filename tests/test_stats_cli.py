@@ -168,7 +168,7 @@ def test_puzzles_counted_twice_are_noted(tmp_path):
 @pytest.mark.parametrize("extra, message, status", [
     (["--column", "SER=missing.txt"], "no such file", 2),
     (["--column", "SER"], "NAME=FILE", 2),
-    (["--log", "W"], "values are <= 0 (first at line 1: 0)", 1),  # at row 1 (helper-39): lines, as elsewhere
+    (["--log", "W"], "1 value is <= 0 (first at line 1: 0)", 1),  # at row 1 (helper-39): lines, as elsewhere
     (["--log", "nope"], "unknown column", 2),
     (["--rating", "nope"], "--rating nope: no such numeric column", 2),
 ])
