@@ -585,7 +585,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                 continue  # a border line of a multi-line grid
             if bad is None and len(values) == 9:
                 pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
-            elif bad is not None and pending and is_grid_row_shape(line):
+            elif bad is not None and pending and is_grid_row_like(line, pending[0][1]):
                 pending.append((number, line, [], False))
                 if not grid_error:
                     grid_error.append(f"{bad} of line {number}")
@@ -616,10 +616,15 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
     yield from flush_incomplete()
 
 
-def is_grid_row_shape(line: str) -> bool:
-    """Nine characters other than layout (``| . 6 x | . 9 1 | . . . |``): the shape of a row of a
-    multi-line grid, whatever its characters (a bad one in a grid begun is a row of that grid)."""
-    return len(line.translate(_WITHOUT_LAYOUT_CHARS)) == 9
+def is_grid_row_like(line: str, row: str) -> bool:
+    """Is ``line`` shaped as ``row``, the first row of a multi-line grid begun: nine characters other
+    than layout, and the layout characters where that row has them (``| . 6 x | . 9 1 | . . . |``
+    after ``| . . . | . 5 . | 7 . 9 |``), whatever its characters?  A bad one is then a row of that
+    grid.  (Nine characters alone took a title such as ``puzzle 123`` after a grid cut short for a
+    row, and the next grid was lost: helper-40.)"""
+    line, row = line.strip(), row.strip()
+    return (len(line) == len(row) and len(line.translate(_WITHOUT_LAYOUT_CHARS)) == 9
+            and all((a in LAYOUT_CHARS) == (b in LAYOUT_CHARS) for a, b in zip(line, row)))
 
 
 def candidate_row(line: str) -> Optional[list[int]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from .errors import InputError
-from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_shape, parse_lines,
+from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_like, parse_lines,
                      parse_puzzle)
 
 if TYPE_CHECKING:
@@ -458,6 +458,7 @@ def count_records(source: str) -> Optional[int]:
         if not stat.S_ISREG(os.stat(source).st_mode):
             return None
         whole = rows = 0  # records made; rows of a multi-line grid waiting for its ninth
+        first = b""  # the first of those rows
         with open(source, "rb") as handle:
             # a lone \r ends a line too, as in the reader's text mode (a file of 3 records ending in
             # \r was counted 1, and its bar went past its total)
@@ -474,8 +475,10 @@ def count_records(source: str) -> Optional[int]:
                         continue  # a border line
                     row = grid == 9  # else a record of a wrong length
                 else:
-                    row = rows > 0 and _bad_grid_row(text)  # a typo in a grid begun: a row of that grid
+                    row = rows > 0 and _bad_grid_row(text, first)  # a typo in a grid begun: a row of that grid
                 if row:
+                    if not rows:
+                        first = text
                     rows += 1
                     if rows == 9:
                         whole, rows = whole + 1, 0
@@ -488,11 +491,12 @@ def count_records(source: str) -> Optional[int]:
     return whole + (rows > 0) or None
 
 
-def _bad_grid_row(text: bytes) -> bool:
-    """A line of UTF-8 text shaped as a grid's row (:func:`~sudorules.puzzle.is_grid_row_shape`); the
-    parser refuses a line that is no UTF-8 on its own, ending the grid."""
+def _bad_grid_row(text: bytes, first: bytes) -> bool:
+    """A line of UTF-8 text shaped as ``first``, the grid's first row
+    (:func:`~sudorules.puzzle.is_grid_row_like`); the parser refuses a line that is no UTF-8 on its
+    own, ending the grid."""
     try:
-        return is_grid_row_shape(text.decode("utf-8"))
+        return is_grid_row_like(text.decode("utf-8"), first.decode("utf-8", "replace"))
     except UnicodeDecodeError:
         return False
 

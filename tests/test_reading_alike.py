@@ -154,9 +154,11 @@ def test_the_record_count_is_the_readers_on_files_of_grids_cut_short(tmp_path):
     candidates = ["! " + " ".join("123456789" if c == "." else c for c in PUZZLE[9 * r: 9 * r + 9]) + " !"
                   for r in range(9)]
     typo, accented = "| . 6 x | . 9 1 | . . . |", "| . 6 é | . 9 1 | . . . |"
+    title = "puzzle 123"
     pieces = [[PUZZLE], [PUZZLE + " 7"], ["garbage"], ["123"], ["+-------+"], ["# note"], [""], rows,
               rows[:4], rows[:8], candidates, candidates[:5], ["1 2 3"], [typo], [accented],
-              rows[:4] + [typo] + rows[5:], rows[:2] + [accented] + rows[3:6], candidates[:3] + [typo] + candidates[4:]]
+              rows[:4] + [typo] + rows[5:], rows[:2] + [accented] + rows[3:6], candidates[:3] + [typo] + candidates[4:],
+              [title], rows[:3] + [title], [" ".join(typo)], ["| " + typo]]
     for trial in range(60):
         lines = [line for _ in range(rng.randrange(1, 12)) for line in rng.choice(pieces)]
         path = tmp_path / f"f{trial}.txt"
@@ -178,6 +180,11 @@ def test_a_typo_in_a_multi_line_grid_makes_one_invalid_record_naming_it(tmp_path
     path.write_text("\n".join(rows[:5] + [typo]) + "\n")
     (record,) = read_puzzle_file(str(path))
     assert record.error == "incomplete grid: 6 of 9 rows; bad character 'x' at column 5 of line 6"
+    # a line of nine characters laid out otherwise (a title) is no row of the grid cut short before it:
+    # it was taken for one, and the next grid was lost (helper-40)
+    path.write_text("\n".join(rows[:5] + ["puzzle 123"] + rows) + "\n")
+    records = list(read_puzzle_file(str(path)))
+    assert [(r.line, r.ok) for r in records] == [(1, False), (6, False), (7, True)] and count_records(str(path)) == 3
 
 
 def test_two_value_files_that_disagree_are_named_not_the_single_input(tmp_path):
