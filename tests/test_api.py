@@ -449,6 +449,14 @@ def test_read_path_refuses_the_text_of_several_paths_and_reads_each_one():
     for text, path in zip(demo, paths):
         puzzle, steps = read_path(path)
         assert str(puzzle) == text and replay(puzzle, steps, list(core.solve(puzzle))).ok
+    # a first path without its end line (a run stopped), or a step past the end line, was taken in too
+    # (helper-40)
+    cut = "".join(line for line in paths[0].splitlines(keepends=True) if " IS SOLVED" not in line)
+    with pytest.raises(sudorules.NotationError, match=r"a second puzzle's path \(after the first one's steps\)"):
+        read_path(cut + paths[1])
+    step = next(line for line in paths[1].splitlines(keepends=True) if "==>" in line)
+    with pytest.raises(sudorules.NotationError, match=r"a step after the path's end"):
+        read_path(paths[0] + step)
 
 
 def test_from_json_reads_every_line_solve_prints(tmp_path):

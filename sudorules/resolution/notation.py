@@ -53,10 +53,11 @@ def read_path(text: str):
             if puzzle is None:
                 puzzle = parse_puzzle(line)
                 continue
-            if ended:
-                # the output of `solve FILE`: its paths were read as one (630 steps of 6 puzzles)
-                raise NotationError(f"line {number}: a second puzzle's path (the first one ends at line {ended}); "
-                                    "give one path at a time")
+            if ended or top or open_contexts:
+                # the output of `solve FILE`: its paths were read as one (630 steps of 6 puzzles); a
+                # first path without its end line (a run stopped) too (helper-40)
+                first = f"the first one ends at line {ended}" if ended else "after the first one's steps"
+                raise NotationError(f"line {number}: a second puzzle's path ({first}); give one path at a time")
         if _END.match(line):
             ended = ended or number
             continue
@@ -69,6 +70,8 @@ def read_path(text: str):
             continue
         if not is_step_line(line):
             continue
+        if ended:  # a step past the path's end line was taken into it (helper-40)
+            raise NotationError(f"line {number}: a step after the path's end (line {ended}); give one path at a time")
         while open_contexts and indent <= open_contexts[-1][0]:  # a brief path: a T&E line with no context
             _, brief, inner = open_contexts.pop()
             (open_contexts[-1][2] if open_contexts else top).append(brief)
