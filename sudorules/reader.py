@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
-from .errors import InputError
+from .errors import InputError, PuzzleTypeError
 from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_like, parse_lines,
                      parse_puzzle)
 
@@ -115,6 +115,8 @@ def read_puzzles(lines: Iterable[str], origin: Optional[str] = None) -> Iterator
     (the forms are those of :func:`sudorules.puzzle.parse_lines`); ``origin``: the records'
     :attr:`PuzzleRecord.origin`.  A text is the lines it holds (it was read as an iterable of
     one-character lines: a puzzle gave 81 invalid records, helper-38)."""
+    if isinstance(lines, bytes):  # an AttributeError deep inside (helper-40)
+        raise PuzzleTypeError("read_puzzles: lines of text (str), not bytes: decode them first")
     if isinstance(lines, str):
         lines = text_lines(lines)
     for line, text, puzzle, error, tail in parse_lines(lines):

@@ -296,6 +296,7 @@ def test_grids_given_as_a_file_name_a_path_or_one_grid_text_are_read_as_such(tmp
     for given in (str(source), source):
         assert sudorules.generate_puzzles("top-down", 3, seed=4, grids=given).equals(listed)
     assert sudorules.generate_puzzles("top-down", 1, seed=4, grids=grids[0]).equals(listed[:1])
+    assert sudorules.generate_puzzles("top-down", 1, seed=4, grids=grids[0] + "\n").equals(listed[:1])
     with pytest.raises(sudorules.InputError, match="no such file"):
         sudorules.generate_puzzles("top-down", 1, seed=4, grids=str(tmp_path / "missing.txt"))
 
@@ -311,6 +312,10 @@ def test_generated_weights_are_a_column_and_a_text_of_puzzles_is_its_lines():
     assert "weight" not in sudorules.generate_puzzles("controlled-bias", 3, seed=2).columns
     records = list(sudorules.read_puzzles("\n".join(frame["puzzle"]) + "\nxx\n"))
     assert [r.ok for r in records] == [True, True, True, False] and str(records[2].puzzle) == frame["puzzle"][2]
+    with pytest.raises(sudorules.PuzzleError, match="not bytes"):  # an AttributeError deep inside (helper-40)
+        list(sudorules.read_puzzles(b"abc"))
+    with pytest.raises(sudorules.OptionError, match="past the last puzzle index"):
+        sudorules.generate_puzzles("top-down", 2**62, seed=1, start=2**62)
 
 
 # ---- a user's second smoke test: bare Python errors where the README documents its own -------------

@@ -164,6 +164,8 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int]
     if weights and (grids is not None or method == "bottom-up"):
         raise OptionError("weights are given for top-down and controlled-bias with the seeded grids only")
     start = check_whole(start, "start", *START_RANGE)
+    if start + n > 2**63 - 1:  # the C side's index (helper-40: -n 2**63 --start 2**62 began)
+        raise OptionError(f"start + n: {start + n} is past the last puzzle index, {2**63 - 1}")
     if start and grids is not None:  # given grid i makes puzzle i: leave out the grids instead
         raise OptionError("start: the seeded grids only; with given grids, leave the first ones out of them")
     if stop is None:
@@ -394,6 +396,8 @@ def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
     or a path names a file of grids (``-``: standard input), as ``generate --grids`` does; a text of
     81 digits is one grid.  (A text was read as an iterable of one-character lines, "line 1: not a
     complete grid", and a Path was a bare TypeError: helper-38.)"""
+    if isinstance(grids, str) and len(grids.strip()) == 81 and grids.strip().isdigit():
+        grids = grids.strip()  # one grid, with its line end ("no such file": helper-40)
     if isinstance(grids, str) and not (len(grids) == 81 and grids.isdigit()) or isinstance(grids, os.PathLike):
         from ..reader import open_lines
 
