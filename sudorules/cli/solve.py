@@ -102,13 +102,15 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
         check_output_directory(svg_output, inputs=[source], subdirectory=r"puzzle-\d+" if numbered else "",
                                file=svg_files)
     if html_output is not None:
-        if is_stdout(html_output) or _is_a_standard_stream(html_output):  # /dev/stdout too (helper-40)
+        if is_stdout(html_output):
             raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
         from ..draw.html import HTML_START
 
         if svg_output is not None:  # found after every path was printed, or a drawing replaced by the page
             _check_apart(html_output, svg_output, svg_files)
         check_output(html_output, inputs=[source], kind=("an HTML page", HTML_START))
+        if _is_a_standard_stream(html_output):  # /dev/stdout on a pipe or a terminal (helper-40)
+            raise click.BadParameter("the page would mix with the printed path: give a file name", param_hint="--html")
     resolutions: list[tuple[int, Resolution]] = []
     drawn: list[Path] = []  # the directories of --svg drawings this run wrote
     if progress is None:
