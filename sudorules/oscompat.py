@@ -303,6 +303,34 @@ def address_space_left() -> Optional[int]:
     return max(0, soft - fields[0] * _page_size())
 
 
+def malloc_free_bytes() -> int:
+    """Bytes free inside this process's malloc arenas (glibc's mallinfo2: fordblks), which a later
+    allocation reuses without growing the address space; 0 where the C library does not say.  After
+    a run of the rules stopped at its memory limit, CLIPS's memory goes back there, not to the
+    system: 202 of 207 MB of arena were free after top1465-class braids were cleared, and the address
+    space alone said the next puzzles had no room (helper-40)."""
+    if system() != "linux":
+        return 0
+    mallinfo2 = _mallinfo2()
+    return 0 if mallinfo2 is None else int(mallinfo2().fordblks)
+
+
+@lru_cache(maxsize=1)
+def _mallinfo2():
+    import ctypes
+    import ctypes.util
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                                                          "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+    try:
+        function = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallinfo2
+    except (OSError, AttributeError):  # musl, a glibc before 2.33
+        return None
+    function.restype = MallInfo2
+    return function
+
+
 def _page_size() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE")

@@ -629,6 +629,13 @@ class Engine:
             # pandas loaded), and then CLIPS ran out within the next.  (Rating workers pass no
             # limit here: the kernel caps them, and their parent records the row.)
             room = oscompat.address_space_left()
+            if room is not None:
+                # what an earlier run left is free again: CLIPS's pools back to malloc, whose free
+                # bytes count as room (the address space is not given back: after one memory stop,
+                # easy puzzles stopped too, helper-40)
+                self.env.eval("(sr-clean)")
+                self.env.eval("(release-mem)")
+                room += oscompat.malloc_free_bytes()
             memory_said = f"memory limit of {memory_limit / 2**20:.0f} MiB reached"
             if room is not None and room - max(room // 4, ROOM_KEPT) < memory_limit:
                 room_floor = max(room // 4, ROOM_KEPT)
@@ -685,7 +692,8 @@ class Engine:
                         status = "timeout"
                         break
                     if ((memory_cap is not None and (oscompat.resident_memory() or 0) > memory_cap)
-                            or (room_floor is not None and (oscompat.address_space_left() or 0) < room_floor)):
+                            or (room_floor is not None and (oscompat.address_space_left() or 0)
+                                + oscompat.malloc_free_bytes() < room_floor)):
                         status = "memory"
                         result.error = memory_said
                         break
