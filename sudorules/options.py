@@ -78,6 +78,15 @@ def check_method_option(option: str, value: object, method: str, *, cli: bool = 
     raise OptionError(f"{name} {reason}", reason)
 
 
+def check_start(start: object, grids: object, *, cli: bool = False) -> None:
+    """:class:`OptionError` for a ``start`` other than 0 with given ``grids`` (not None): given grid i
+    makes puzzle i, so the grids themselves are cut instead; ``cli`` as for :func:`check_method_option`."""
+    if start and grids is not None:
+        name, where = ("--start", "--grids, leave the first grids out of the file") if cli else \
+            ("start", "given grids, leave the first ones out of them")
+        raise OptionError(f"{name}: the seeded grids only; with {where}")
+
+
 def _bad(name: str, reason: str) -> OptionError:
     return OptionError(f"{name}: {reason}", reason)
 

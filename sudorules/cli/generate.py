@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, OptionError, SudorulesError
 from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
-from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option
+from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_start
 from ..output import check_csv_output, is_stream, open_output
 from ..reader import TableGivenError, open_lines
 from . import install_signal_handlers, main, plural
@@ -90,8 +90,7 @@ def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: O
     try:  # the API's checks (iter_generate), here before the grids and the output are opened
         check_method_option("grids", grids, method, cli=True)
         check_method_option("untested", untested, method, cli=True)
-        if start and grids is not None:
-            raise OptionError("--start: the seeded grids only; with --grids, leave the first grids out of the file")
+        check_start(start, grids, cli=True)
     except OptionError as error:
         raise click.UsageError(str(error)) from None
     check_csv_output(output, inputs=() if grids is None else (grids,))  # before the grids are read

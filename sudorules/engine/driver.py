@@ -618,6 +618,8 @@ class Engine:
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
         self._deadline = None if time_limit is None else time.time() + time_limit
+        env = self.env
+        env.eval("(sr-clean)")  # before the memory is read: what the last run left is freed first
         memory_cap = room_floor = None
         if memory_limit is not None:
             # Under `ulimit -v` an allocation past the address space fails, and CLIPS then prints one
@@ -633,8 +635,7 @@ class Engine:
                 # what an earlier run left is free again: CLIPS's pools back to malloc, whose free
                 # bytes count as room (the address space is not given back: after one memory stop,
                 # easy puzzles stopped too, helper-40)
-                self.env.eval("(sr-clean)")
-                self.env.eval("(release-mem)")
+                env.eval("(release-mem)")
                 room += oscompat.malloc_free_bytes()
             memory_said = f"memory limit of {memory_limit / 2**20:.0f} MiB reached"
             if room is not None and room - max(room // 4, ROOM_KEPT) < memory_limit:
@@ -646,8 +647,6 @@ class Engine:
         recorder = self._recorder = Recorder(
             lambda target, rlcs, vid: order_braid(set(self.current_labels()), target, rlcs, vid))
         result = Resolution(puzzle=puzzle, theory=self.theory, max_length=self.max_length)
-        env = self.env
-        env.eval("(sr-clean)")
         givens = puzzle.givens
         done = []
         for cell, digit in enumerate(givens):

@@ -47,7 +47,8 @@ import numpy as np
 
 from .. import _generate
 from ..errors import OptionError, SudorulesError
-from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_whole
+from ..options import (PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_start,
+                       check_whole)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -166,8 +167,7 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int]
     start = check_whole(start, "start", *START_RANGE)
     if start + n > 2**63 - 1:  # the C side's index (helper-40: -n 2**63 --start 2**62 began)
         raise OptionError(f"start + n: {start + n} is past the last puzzle index, {2**63 - 1}")
-    if start and grids is not None:  # given grid i makes puzzle i: leave out the grids instead
-        raise OptionError("start: the seeded grids only; with given grids, leave the first ones out of them")
+    check_start(start, grids)
     if stop is None:
         stop = Stop()
     if grids is None:
@@ -397,13 +397,11 @@ def _grid_arrays(grids: GridSource) -> Iterator[tuple[int, np.ndarray]]:
     81 digits is one grid.  (A text was read as an iterable of one-character lines, "line 1: not a
     complete grid", and a Path was a bare TypeError: helper-38.)"""
     if isinstance(grids, str) and len(grids.strip()) == 81 and grids.strip().isdigit():
-        grids = grids.strip()  # one grid, with its line end ("no such file": helper-40)
-    if isinstance(grids, str) and not (len(grids) == 81 and grids.isdigit()) or isinstance(grids, os.PathLike):
+        grids = [grids.strip()]  # one grid, its line end aside (it was "no such file": helper-40)
+    elif isinstance(grids, (str, os.PathLike)):
         from ..reader import open_lines
 
         grids = open_lines(grids)  # an InputError for a missing file, a directory...
-    elif isinstance(grids, str):
-        grids = [grids]
     if not isinstance(grids, np.ndarray):
         yield from _grid_chunks(grids)
         return
