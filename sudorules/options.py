@@ -87,6 +87,17 @@ def check_start(start: object, grids: object, *, cli: bool = False) -> None:
         raise OptionError(f"{name}: the seeded grids only; with {where}")
 
 
+def check_weights(weights: object, method: str, grids: object, *, cli: bool = False) -> None:
+    """:class:`OptionError` when grid weights are asked for (``weights`` true) where there are none:
+    bottom-up draws no complete grid, and given ``grids`` carry no sampling weight (they are taken
+    as they come); ``cli`` as for :func:`check_method_option`."""
+    if not weights or (grids is None and method != "bottom-up"):
+        return
+    name, given = ("--weights", "--grids") if cli else ("weights", "given grids")
+    raise OptionError(f"{name}: grid weights exist for top-down and controlled-bias with the seeded grids only "
+                      f"({'bottom-up draws no complete grid' if method == 'bottom-up' else given + ' are not sampled'})")
+
+
 def _bad(name: str, reason: str) -> OptionError:
     return OptionError(f"{name}: {reason}", reason)
 

@@ -119,6 +119,15 @@ def _same_file(a: str, b: PathLike) -> bool:
         return False
 
 
+def same_output(a: Optional[PathLike], b: Optional[PathLike]) -> bool:
+    """True when two outputs of one run are one destination: standard output both (None or ``-``),
+    or one file, existing (a link, another name) or still to be made (the same real path).  The
+    second file written would replace the first."""
+    if is_stdout(a) or is_stdout(b):
+        return is_stdout(a) and is_stdout(b)
+    return os.path.realpath(str(a)) == os.path.realpath(str(b)) or _same_file(str(a), b)
+
+
 # --- locks and temporary files (oscompat.lock: the system drops the lock with the process) ---------
 
 

@@ -304,11 +304,14 @@ def test_grids_given_as_a_file_name_a_path_or_one_grid_text_are_read_as_such(tmp
 def test_generated_weights_are_a_column_and_a_text_of_puzzles_is_its_lines():
     """``generate_puzzles(..., weights=True)`` dropped the weights; ``read_puzzles(text)`` read each
     character as a line (helper-38)."""
+    from sudorules.generation.count import BOX_COMPLETIONS
     from sudorules.generation.generate import generate
 
     frame = sudorules.generate_puzzles("controlled-bias", 3, seed=2, weights=True)
     assert list(frame.columns) == ["puzzle", "clues", "tries", "weight"]
-    assert frame["weight"].tolist() == generate("controlled-bias", 3, seed=2, weights=True).weights.tolist()
+    # stats' importance weights: the grids' sampling weights over N1, of mean 1 over the sampler's grids
+    assert frame["weight"].tolist() == (generate("controlled-bias", 3, seed=2, weights=True).weights
+                                        / BOX_COMPLETIONS).tolist()
     assert "weight" not in sudorules.generate_puzzles("controlled-bias", 3, seed=2).columns
     records = list(sudorules.read_puzzles("\n".join(frame["puzzle"]) + "\nxx\n"))
     assert [r.ok for r in records] == [True, True, True, False] and str(records[2].puzzle) == frame["puzzle"][2]

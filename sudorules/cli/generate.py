@@ -5,16 +5,18 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import IO, Iterable, Iterator, Optional
 
 import click
 from tqdm import tqdm
 
 from ..errors import InputError, Interrupted, OptionError, SudorulesError
-from ..generation.generate import DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, iter_generate, puzzle_strings
-from ..options import PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_start
-from ..output import check_csv_output, is_stream, open_output
+from ..generation.generate import (DEFAULT_UNTESTED, METHODS, BadGrid, GridsExhausted, Stop, importance_weights,
+                                   iter_generate, puzzle_strings)
+from ..options import (PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_start,
+                       check_weights)
+from ..output import check_csv_output, is_stream, open_output, same_output
 from ..reader import TableGivenError, open_lines
 from . import install_signal_handlers, main, plural
 from .options import JOBS, progress_option, shows_progress, to_stdout
@@ -78,11 +80,16 @@ def stop_on_signals(stop: Stop, caught: Optional[Caught] = None) -> Iterator[Cau
 @click.option("-o", "--output", type=str, default=None, metavar="FILE|-",
               help="Write here instead of stdout (a regular file is written under a temporary name and "
                    "renamed at the end).")
+@click.option("--weights", type=str, default=None, metavar="FILE|-",
+              help="Also write each puzzle's importance weight here, line k for puzzle k (seeded grids only): "
+                   "the seeded grids are not uniform, and stats --weights FILE weights the puzzles back to "
+                   "uniform grids.")
 @progress_option(" (puzzles, tries, rate)")
 def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: Optional[str],
-             untested: Optional[int], output: Optional[str], progress: Optional[bool]) -> None:
+             untested: Optional[int], output: Optional[str], weights: Optional[str], progress: Optional[bool]) -> None:
     """Generate N minimal puzzles, one per line.  Controlled-bias lines are ``puzzle tries`` (tries =
-    complete grids used for that puzzle, the format of the published collection).
+    complete grids used for that puzzle, the format of the published collection).  ``--weights FILE``
+    writes each puzzle's grid importance weight, line for line, for ``stats --weights FILE``.
 
     Ctrl-C (or SIGTERM) stops the run at once (between two puzzles, or two grids for controlled-bias)
     and keeps the puzzles made, in order (the first lines of the full run); the exit status is then
@@ -91,9 +98,15 @@ def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: O
         check_method_option("grids", grids, method, cli=True)
         check_method_option("untested", untested, method, cli=True)
         check_start(start, grids, cli=True)
+        check_weights(weights is not None, method, grids, cli=True)
     except OptionError as error:
         raise click.UsageError(str(error)) from None
+    if weights is not None and same_output(weights, output):
+        raise click.UsageError(f"--weights {weights}: {'standard output' if to_stdout(output) else 'the file of -o'} "
+                               "takes the puzzles; give the weights another file")
     check_csv_output(output, inputs=() if grids is None else (grids,))  # before the grids are read
+    if weights is not None:
+        check_csv_output(weights)
     caught = Caught()
     source = _grid_lines(grids, caught) if grids is not None else None
     stop = Stop()
@@ -102,7 +115,8 @@ def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: O
     failure: Optional[GridsExhausted] = None
     left = ""  # what became of the output file, when the run made no puzzle
     try:
-        with stop_on_signals(stop, caught), open_output(output, inputs=() if grids is None else (grids,)) as stream:
+        with stop_on_signals(stop, caught), open_output(output, inputs=() if grids is None else (grids,)) as stream, \
+                (open_output(weights) if weights is not None else nullcontext()) as weight_stream:
             bar = tqdm(total=count, unit="puzzle", file=sys.stderr,
                        disable=not shows_progress(progress, to_stdout(output)), smoothing=0.1)
             started = time.monotonic()
@@ -114,9 +128,9 @@ def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: O
                     bar.set_postfix(tries=tries, grids_per_s=f"{rate:,.0f}", refresh=False)
 
             batches = iter_generate(method, count, seed, untested=untested, grids=source, jobs=jobs,
-                                    progress=report, stop=stop, start=start)
+                                    weights=weights is not None, progress=report, stop=stop, start=start)
             try:
-                _write(batches, stream, with_tries, written)
+                _write(batches, stream, with_tries, written, weight_stream)
             except GridsExhausted as error:  # the puzzles made are complete: keep them
                 failure = error
             except BadGrid as error:  # nothing is kept (an output file is not created)
@@ -184,13 +198,28 @@ def _read(lines: Iterator[str], grids: str, caught: Caught) -> Iterator[str]:
         raise InputError(f"--grids {_shown(grids)}: not UTF-8 text ({error.reason})") from None
 
 
-def _write(batches: Iterable, stream: IO[str], with_tries: bool, written: list) -> None:
-    """Write every batch as complete lines, flushing after each batch; ``written[0]`` counts them."""
+def _write(batches: Iterable, stream: IO[str], with_tries: bool, written: list,
+           weight_stream: Optional[IO[str]] = None) -> None:
+    """Write every batch as complete lines, flushing after each batch; ``written[0]`` counts them.
+    With ``weight_stream``, each puzzle's importance weight goes there on the same line number: the
+    two texts of a batch are made first and the puzzles written even when a second signal (the
+    :class:`Interrupted` that ends the run at once) comes after the weights, so the files stay
+    line-aligned."""
     for batch in batches:
         lines = puzzle_strings(batch.puzzles)
         if with_tries:
             lines = [f"{line} {tries}" for line, tries in zip(lines, batch.tries.tolist())]
-        if lines:
-            stream.write("\n".join(lines) + "\n")
-            stream.flush()
-            written[0] += len(lines)
+        if not lines:
+            continue
+        text = "\n".join(lines) + "\n"
+        if weight_stream is None:
+            stream.write(text)
+        else:  # repr: the shortest text that reads back as the same float
+            weights = "".join(f"{w!r}\n" for w in importance_weights(batch.weights).tolist())
+            try:
+                weight_stream.write(weights)
+                weight_stream.flush()
+            finally:
+                stream.write(text)
+        stream.flush()
+        written[0] += len(lines)

@@ -21,6 +21,10 @@ def echo_notes(collection) -> None:
 @click.option("--column", "columns", multiple=True, metavar="NAME=FILE",
               help="Add a rating column from a line-aligned file of one value per line (line k = puzzle k, "
                    "in the order of the first input).")
+@click.option("--weights", default=None, metavar="FILE",
+              help="Weight each puzzle by its grid's importance weight, read from FILE (one per line, line k = "
+                   "puzzle k: generate --weights writes it), so that the figures are those of uniform grids; "
+                   "an input's own weight column is used without it.")
 @click.option("--rating", "ratings", multiple=True, metavar="NAME",
               help=f"Also treat column NAME of the inputs as a rating (known ratings: {', '.join(KNOWN_RATINGS)} "
                    "and every rating rate writes: BC, Z, S+W, default...; --column ones are ratings too); "
@@ -38,7 +42,7 @@ def echo_notes(collection) -> None:
                    "largest (so rare levels stay visible).")
 @click.option("--log", "log_columns", multiple=True, metavar="COLUMN",
               help="Correlate log(COLUMN) instead of COLUMN (003 §1.2); repeatable.")
-def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, ...], unbiased: bool,
+def stats(files: tuple[str, ...], columns: tuple[str, ...], weights: str | None, ratings: tuple[str, ...], unbiased: bool,
           by: str | None, as_json: bool, plot: str | None, plot_scale: str, log_columns: tuple[str, ...]) -> None:
     """Statistics of rated puzzles: means, sds, distributions, correlations, numbers of minimals.
 
@@ -86,19 +90,22 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], ratings: tuple[str, 
       distances between unit vectors (003 §1.3).
     * minimal puzzles per grid (with a tries column): on(n)·C(81,n)/T, T = total tries, relative
       error 1/sqrt(on(n)) (000 §2.1.5, 002 Table 5); tries per minimal T/on(n) (002 Table 6).
+    * --weights (or a weight column): each puzzle counts for its weight w, on(n) becomes
+      W(n) = Σ w, a mean or share weights by w (raw) or cf(n)·w (unbiased), and an error
+      1/sqrt(on(n)) becomes 1/sqrt(n_eff(n)), n_eff = W(n)²/Σ w².
     """
     from ..stats import build_report, load_collection, parse_column_option  # pandas: only when run
     from ..stats.text import format_report
 
     pairs = [parse_column_option(text) for text in columns]
-    inputs = list(files) + [path for _, path in pairs]
+    inputs = list(files) + [path for _, path in pairs] + ([weights] if weights is not None else [])
     from ..output import check_output
 
     check_output(None, inputs=inputs)  # the report printed onto an input (stats in.csv >> in.csv)
     if plot is not None:
         from ..stats.plot import check_plot_target  # matplotlib itself only when drawing
         check_plot_target(plot, inputs)  # a bad type or an unwritable path fails before any work
-    collection = load_collection(files, pairs, ratings)
+    collection = load_collection(files, pairs, ratings, weights)
     echo_notes(collection)
     report = build_report(collection, unbiased, log_columns)
     figure = None

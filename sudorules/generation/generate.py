@@ -48,7 +48,7 @@ import numpy as np
 from .. import _generate
 from ..errors import OptionError, SudorulesError
 from ..options import (PUZZLES_RANGE, SEED_RANGE, START_RANGE, UNTESTED_RANGE, check_method_option, check_start,
-                       check_whole)
+                       check_weights, check_whole)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -114,7 +114,8 @@ def generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = No
 
 def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFrame:
     """The puzzles of :func:`generate` as a DataFrame with columns ``puzzle`` (81 characters,
-    ``.`` for empty), ``clues`` and ``tries``, and ``weight`` with ``weights=True``."""
+    ``.`` for empty), ``clues`` and ``tries``, and ``weight`` with ``weights=True``: each puzzle's
+    importance weight as ``stats`` takes it (:func:`importance_weights`)."""
     import pandas as pd  # only here: the generate command needs no pandas (0.36 s of start-up)
 
     batch = generate(method, n, seed, **options)
@@ -122,8 +123,19 @@ def generate_frame(method: str, n: int, seed: int = 0, **options) -> pd.DataFram
                           "clues": (batch.puzzles > 0).sum(axis=1),
                           "tries": batch.tries})
     if batch.weights is not None:  # weights=True: they were dropped (helper-38)
-        frame["weight"] = batch.weights
+        frame["weight"] = importance_weights(batch.weights)
     return frame
+
+
+def importance_weights(sampling_weights: np.ndarray) -> np.ndarray:
+    """Each puzzle's importance weight from its grid's sampling weight w = 1/P(grid | box 1)
+    (:attr:`Batch.weights`): w / N1, N1 the completions of a fixed box, the mean of w over the
+    sampler's draws.  Weights of mean 1 make sums over a sample (the numbers of minimal puzzles) as
+    well as averages those of uniform grids: ``generate --weights`` writes them, ``stats --weights``
+    reads them."""
+    from .count import BOX_COMPLETIONS
+
+    return np.asarray(sampling_weights, dtype=float) / BOX_COMPLETIONS
 
 
 def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int] = None,
@@ -162,8 +174,7 @@ def iter_generate(method: str, n: int, seed: int = 0, *, untested: Optional[int]
     untested = check_whole(DEFAULT_UNTESTED if untested is None else untested, "untested", *UNTESTED_RANGE)
     jobs = check_whole(jobs, "jobs", 1)
     seed = _u64(seed, "seed")
-    if weights and (grids is not None or method == "bottom-up"):
-        raise OptionError("weights are given for top-down and controlled-bias with the seeded grids only")
+    check_weights(weights, method, grids)
     start = check_whole(start, "start", *START_RANGE)
     if start + n > 2**63 - 1:  # the C side's index (helper-40: -n 2**63 --start 2**62 began)
         raise OptionError(f"start + n: {start + n} is past the last puzzle index, {2**63 - 1}")

@@ -1,12 +1,11 @@
 """Comparing two ratings of the same puzzles (e.g. W and B: 002 §VI.B finds 20 in 10,000 that differ).
 
 Only rows where both ratings are present count.  The unbiased share of differences weights every
-puzzle by cf(clues), like every other unbiased figure.
+puzzle by cf(clues), like every other unbiased figure; importance weights (a weighted collection:
+:meth:`~sudorules.stats.loading.Collection.weights`) weight both shares, as in stats.
 """
 
 from __future__ import annotations
-
-import math
 
 import pandas as pd
 
@@ -39,12 +38,15 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     cross = None if wide else pd.crosstab(a[both].astype(_kind(a[both])), b[both].astype(_kind(b[both])),
                                           rownames=[first], colnames=[second])
     differ = both & (a != b)
+    weights = collection.weights()
+    share = (differ[both].sum() / both.sum() if weights is None
+             else weights[differ].sum() / weights[both].sum())
     listed = collection.frame[differ]
     rows = [{"source": str(row.get("source")), "line": int(row["line"]),
              "puzzle": row.get("puzzle") if isinstance(row.get("puzzle"), str) else None,
              first: _plain(a[index]), second: _plain(b[index])} for index, row in listed.iterrows()]
     result = {"first": first, "second": second, "compared": int(both.sum()), "differ": int(differ.sum()),
-              "raw_percent": 100 * differ.sum() / both.sum() if both.any() else math.nan,
+              "raw_percent": 100 * share,
               "unbiased_percent": None,
               "cross_table": (None if cross is None else
                               {"rows": [_plain(v) for v in cross.index], "columns": [_plain(v) for v in cross.columns],
@@ -58,9 +60,9 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
                                   if status in COUNTED_NOWHERE}}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
-        weights = clue_weights(clues)
-        if len(weights):
-            result["unbiased_percent"] = float(100 * weights[differ[clues.index]].sum() / weights.sum())
+        factors = clue_weights(clues) * (1.0 if weights is None else weights[clues.index])
+        if len(factors):
+            result["unbiased_percent"] = float(100 * factors[differ[clues.index]].sum() / factors.sum())
     result["raw_percent"] = float(result["raw_percent"])
     return result
 

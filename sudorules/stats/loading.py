@@ -82,9 +82,12 @@ INVALID = "invalid"
 COUNTED_NOWHERE = (INVALID, UNREADABLE)
 #: columns that are never statistics: identity, bookkeeping and text columns
 NON_VALUE_COLUMNS = ("line", "source", "puzzle", "status", "error", "solution", "minimal", "tries", "canonical",
-                     TAIL)
+                     TAIL, "weight")
 CLUES = "clues"
 TRIES = "tries"
+#: each puzzle's importance weight (``generate --weights``, ``stats --weights``, a ``weight`` column):
+#: w(g)/N1 for the puzzle's grid g, of mean 1 over the sampler's grids (Collection.weights)
+WEIGHT = "weight"
 STDIN = "-"
 class StatsInputError(SudorulesError, ValueError):
     """An input cannot be used for statistics; the message names the file (and line) and why.
@@ -159,6 +162,20 @@ class Collection:
         """The clue count of every row (NaN for an invalid puzzle)."""
         return self.frame[CLUES]
 
+    def weights(self) -> Optional[pd.Series]:
+        """Each row's importance weight, or None when the puzzles are not weighted.
+
+        A sample of ``generate``'s seeded grids is not one of uniform grids: the sampler draws grid g
+        with a probability that varies from grid to grid, and its grids hold about 13 % more minimal
+        puzzles than the average grid.  Weighting each puzzle by w(g)/N1 (w = 1/P(g | box 1), N1 the
+        completions of a box: the mean of w over the sampler's draws) makes every average over the
+        sample one over uniform grids (importance sampling), and the numbers of minimals too, since
+        the weights have mean 1 over the grids drawn.  The statistics then weight a puzzle by w
+        (raw) and cf(n)·w (unbiased) where they weighted it by 1 and cf(n)."""
+        if WEIGHT not in self.frame:
+            return None
+        return self.frame[WEIGHT].where(self.somewhere)
+
     def numeric_columns(self) -> list[str]:
         """Every numeric column a user may name: clues (when known), then the value columns."""
         return ([CLUES] if self.has_clues else []) + list(self.value_columns)
@@ -230,6 +247,8 @@ def parse_column_option(text: str) -> tuple[str, str]:
         raise StatsUsageError(f"--column wants NAME=FILE, got {text!r}")
     if name in NON_VALUE_COLUMNS[:4]:
         raise StatsUsageError(f"--column {name}: {name!r} is a reserved column name")
+    if name == WEIGHT:  # a rating named weight would be the importance weights' column
+        raise StatsUsageError(f"--column {name}: give the puzzles' importance weights with --weights FILE")
     return name, path
 
 
@@ -341,7 +360,7 @@ def _typed_table(name: str, raw: pd.DataFrame, lines: list[int]) -> pd.DataFrame
         # no-break space was 3 here and no number there
         column = raw[column_name].str.strip(_BLANKS)
         if column_name in NON_VALUE_COLUMNS:
-            table[column_name] = (_text(column) if column_name != TRIES
+            table[column_name] = (_text(column) if column_name not in (TRIES, WEIGHT)
                                   else _numeric_column(name, column_name, column, counted, lines))
             continue
         values, not_numbers = numbers_in(column)
@@ -488,9 +507,11 @@ def _read_table(sources: _Sources, name: str) -> pd.DataFrame:
 
 
 def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (),
-                    ratings: Sequence[str] = ()) -> Collection:
+                    ratings: Sequence[str] = (), weights: Optional[str] = None) -> Collection:
     """Read FILEs (CSV, Parquet or puzzle files, ``-`` = stdin; rows appended in order) and add the
     ``(NAME, FILE)`` columns.  ``ratings`` names more columns of the inputs to treat as ratings.
+    ``weights``: a line-aligned file of each puzzle's importance weight (:meth:`Collection.weights`;
+    an input's own ``weight`` column serves too).
 
     Raises StatsInputError (see the module docstring for the exit statuses) for a missing or
     unreadable file, a non-numeric value in a counted row, a value file whose line count differs from
@@ -498,6 +519,9 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
     to count (no row with a clue count or a counted value).
     """
     files, columns = [str(f) for f in files], [(n, str(f)) for n, f in columns]
+    given = {name for name, _ in columns}
+    if weights is not None:
+        columns.append((WEIGHT, str(weights)))
     if not files and not columns:
         raise StatsUsageError("no input: give at least one FILE (- for standard input) or --column NAME=FILE")
     sources = _Sources()
@@ -528,7 +552,6 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
     _check_clues(frame)
     value_columns = [c for c in frame.columns
                      if c not in NON_VALUE_COLUMNS and c != CLUES and pd.api.types.is_numeric_dtype(frame[c])]
-    given = {name for name, _ in columns}
     ratings = [column_named(name, value_columns) for name in ratings]
     for name in ratings:
         if name not in value_columns:
@@ -538,7 +561,31 @@ def load_collection(files: Sequence[str], columns: Sequence[tuple[str, str]] = (
     collection = Collection(frame, value_columns, rating_columns, [shown(name) for name in files],
                             _order_notes(members, columns))
     _check_something_to_count(collection, files + [f for _, f in columns])
+    _check_weights(collection, members)
     return collection
+
+
+def _check_weights(collection: Collection, members: list[pd.DataFrame]) -> None:
+    """Every counted row of a weighted collection has a weight, a finite number > 0: a row without
+    one would count for nothing, or for more than its share, and a weight that is no sampling
+    weight (0, negative) would turn the statistics into nonsense without a word.  The error names
+    the line of the file that gave the weight (or should have: the last member with the column)."""
+    weights = collection.weights()
+    if weights is None:
+        return
+    frame = collection.frame
+    counted = collection.somewhere & (frame[CLUES].notna() if CLUES in frame else True)
+    bad = counted & ~(weights > 0)
+    if bad.any():
+        row = bad.idxmax()
+        if pd.isna(weights[row]):
+            holder = [m for m in members if WEIGHT in m and row in m.index]
+            where = _where(holder[-1], row) if holder else _where(frame, row)
+            what = "missing"
+        else:
+            where, what = _origin(members, WEIGHT, row), f"{weights[row]:g}, not a sampling weight (a number > 0)"
+        raise StatsInputError(f"{where}: weight {what} (a weighted collection needs a weight on each of its "
+                              f"{int(counted.sum()):,} puzzles)")
 
 
 def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:

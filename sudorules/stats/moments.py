@@ -15,6 +15,7 @@ on(n)·cf(n) (unbiased):
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import pandas as pd
 
@@ -23,20 +24,35 @@ from .correction import correction_weight
 CLUE_COLUMN = "clues"
 
 
-def per_clue_table(clues: pd.Series, values: pd.Series) -> pd.DataFrame:
-    """Per clue count n (the index): ``on`` = rows with a value, ``mean`` = E(X,n), ``sd`` = sd(X,n)."""
-    data = pd.DataFrame({"n": clues, "x": values}).dropna()
-    groups = data.groupby(data["n"].astype(int))["x"]
-    table = pd.DataFrame({"on": groups.size(), "mean": groups.mean(), "sd": groups.std(ddof=0)})
+def per_clue_table(clues: pd.Series, values: pd.Series, weights: Optional[pd.Series] = None) -> pd.DataFrame:
+    """Per clue count n (the index): ``on`` = rows with a value, ``mean`` = E(X,n), ``sd`` = sd(X,n).
+
+    With ``weights`` (each puzzle's importance weight, :meth:`~sudorules.stats.loading.Collection.weights`) E(X,n) and
+    sd(X,n) are weighted, and ``weight`` = W(n), the sum of the class's weights, stands for on(n) as
+    the class's size in the mixture."""
+    if weights is None:
+        data = pd.DataFrame({"n": clues, "x": values}).dropna()
+        groups = data.groupby(data["n"].astype(int))["x"]
+        table = pd.DataFrame({"on": groups.size(), "mean": groups.mean(), "sd": groups.std(ddof=0)})
+    else:
+        data = pd.DataFrame({"n": clues, "x": values, "w": weights}).dropna()
+        data["wx"] = data["w"] * data["x"]
+        groups = data.groupby(data["n"].astype(int))
+        total = groups["w"].sum()
+        mean = groups["wx"].sum() / total
+        data["wd"] = data["w"] * (data["x"] - data["n"].astype(int).map(mean)) ** 2
+        table = pd.DataFrame({"on": groups.size(), "weight": total, "mean": mean,
+                              "sd": (groups["wd"].sum() / total) ** 0.5})
     table.index.name = "clues"
     return table
 
 
 def class_weights(table: pd.DataFrame, unbiased: bool) -> pd.Series:
-    """w(n) = on(n), or on(n)·cf(n) when ``unbiased``."""
+    """w(n) = on(n) (W(n) in a weighted table), times cf(n) when ``unbiased``."""
+    size = (table["weight"] if "weight" in table else table["on"]).astype(float)
     if not unbiased:
-        return table["on"].astype(float)
-    return table["on"] * pd.Series([correction_weight(n) for n in table.index], index=table.index)
+        return size
+    return size * pd.Series([correction_weight(n) for n in table.index], index=table.index)
 
 
 def weighted_moments(table: pd.DataFrame, unbiased: bool, is_clue_column: bool = False) -> dict:
@@ -52,10 +68,16 @@ def weighted_moments(table: pd.DataFrame, unbiased: bool, is_clue_column: bool =
             "sd": mixture if is_clue_column else within, "sd_mixture": mixture}
 
 
-def plain_moments(values: pd.Series) -> dict:
-    """Raw mean and population sd of a column when no clue count is known (``sd`` = ``sd_mixture``)."""
+def plain_moments(values: pd.Series, weights: Optional[pd.Series] = None) -> dict:
+    """Raw mean and population sd of a column when no clue count is known (``sd`` = ``sd_mixture``),
+    each value weighted by its row's importance weight when ``weights`` are given."""
     data = values.dropna()
     if data.empty:
         return {"count": 0, "mean": math.nan, "sd": math.nan, "sd_mixture": math.nan}
-    sd = float(data.std(ddof=0))
-    return {"count": int(data.size), "mean": float(data.mean()), "sd": sd, "sd_mixture": sd}
+    if weights is None:
+        mean, sd = float(data.mean()), float(data.std(ddof=0))
+    else:
+        w = weights[data.index]
+        mean = float((w * data).sum() / w.sum())
+        sd = math.sqrt(float((w * (data - mean) ** 2).sum() / w.sum()))
+    return {"count": int(data.size), "mean": mean, "sd": sd, "sd_mixture": sd}

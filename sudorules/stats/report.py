@@ -9,7 +9,9 @@ e.g. ``seconds``: no statistic), ``unbiased`` (whether controlled-bias correctio
 column, per clue count: ``on``, ``mean``, ``sd``), ``clue_distribution``, ``level_distributions``,
 ``correlation`` (``columns``, ``log``, ``raw`` and ``unbiased`` matrices), ``mean_distance`` and
 ``minimals`` (null without a tries column; ``assumes`` says on what grids), ``repeated`` (puzzles
-counted more than once: ``puzzles``, ``rows``; null when none).  Missing numbers are null.
+counted more than once: ``puzzles``, ``rows``; null when none), ``weights`` (null, or how the puzzles
+were weighted: ``rows``, ``mean``, ``effective_rows``; with weights, the per-clue tables and the clue
+distribution gain ``weight``, W(n)).  Missing numbers are null.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
                     if name in collection.value_columns else "unknown column")
             raise StatsUsageError(f"--log {name}: {what} (columns with statistics: {', '.join(names) or 'none'})")
     clues = collection.clues() if collection.has_clues else None
+    weights = collection.weights()
     sources = collection.inputs or (list(dict.fromkeys(collection.frame["source"].astype(str)))
                                     if "source" in collection.frame else [])
     report: dict = {"sources": sources, "rows": int(len(collection.frame)), "status": collection.status_counts(),
@@ -56,38 +59,39 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
                     "columns": {}, "per_clue": {}, "clue_distribution": None,
                     "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
     report["repeated"] = _repeated(collection)
+    report["weights"] = _weights(collection, weights)
     for name in names:
         values = collection.values(name)
         # missing: a puzzle's value that is not there (empty, or its run did not end); an invalid
         # record's are not missing, it counts nowhere (6 invalid rows showed as "missing 6")
         entry = {"count": int(values.notna().sum()), "missing": int((values.isna() & collection.somewhere).sum())}
         if clues is not None:
-            table = per_clue_table(clues, values)
+            table = per_clue_table(clues, values, weights)
             entry["raw"] = weighted_moments(table, False, name == CLUES)
             entry["unbiased"] = weighted_moments(table, True, name == CLUES) if unbiased else None
             report["per_clue"][name] = _records(table, "clues")
         else:
-            entry["raw"], entry["unbiased"] = plain_moments(values), None
+            entry["raw"], entry["unbiased"] = plain_moments(values, weights), None
         report["columns"][name] = entry
     if clues is not None:
-        distribution = clue_distribution(clues)
+        distribution = clue_distribution(clues, weights)
         distribution["cf_exact"] = [str(correction_factor(n)) for n in distribution.index]
         if not unbiased:
-            distribution = distribution[["on", "raw_percent"]]
+            distribution = distribution[[c for c in ("on", "weight", "raw_percent") if c in distribution]]
         report["clue_distribution"] = _records(distribution, "clues")
     for name in collection.rating_columns:
         values = collection.values(name)
         if is_discrete(values):
-            table = level_distribution(values, clues if unbiased else None)
+            table = level_distribution(values, clues if unbiased else None, weights)
             report["level_distributions"][name] = _records(table, "level")
-    _add_correlations(report, collection, names, log_columns, unbiased)
+    _add_correlations(report, collection, names, log_columns, unbiased, weights)
     if collection.has_tries and clues is not None:
-        report["minimals"] = _minimals(collection)
+        report["minimals"] = _minimals(collection, weights)
     return _clean(report)
 
 
 def _add_correlations(report: dict, collection: Collection, names: list[str], log_columns: Sequence[str],
-                      unbiased: bool) -> None:
+                      unbiased: bool, weights: Optional[pd.Series]) -> None:
     if len(names) < 2:
         return
     frame = collection.frame
@@ -101,11 +105,13 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
 
     columns = {name: (log_transform(name, collection.values(name), where) if name in log_columns
                       else collection.values(name)) for name in names}
-    weights = clue_weights(collection.clues()) if unbiased else None
+    corrected = None
+    if unbiased:
+        corrected = clue_weights(collection.clues()) * (1.0 if weights is None else weights)
     ratings = [name for name in names if name != CLUES]
-    raw = correlation_matrix(columns)
+    raw = correlation_matrix(columns, weights)
     report["correlation"] = {"columns": names, "log": list(log_columns), "raw": raw.values.tolist(),
-                             "unbiased": correlation_matrix(columns, weights).values.tolist() if unbiased else None}
+                             "unbiased": correlation_matrix(columns, corrected).values.tolist() if unbiased else None}
     if len(ratings) >= 2:
         unbiased_distances = None
         if unbiased:
@@ -127,7 +133,21 @@ def _repeated(collection: Collection) -> Optional[dict]:
     return {"puzzles": int(puzzles[twice].nunique()), "rows": int(twice.sum())}
 
 
-def _minimals(collection: Collection) -> dict:
+def _weights(collection: Collection, weights: Optional[pd.Series]) -> Optional[dict]:
+    """How the puzzles were weighted (None: they were not): the ``rows`` weighted, the weights'
+    ``mean`` and Kish's ``effective_rows``, (Σw)²/Σw²: the number of equally weighted puzzles that
+    would give the same precision."""
+    if weights is None:
+        return None
+    counted = weights.dropna()
+    if counted.empty:
+        return {"rows": 0, "mean": math.nan, "effective_rows": math.nan}
+    total = float(counted.sum())
+    return {"rows": int(counted.size), "mean": total / counted.size,
+            "effective_rows": total ** 2 / float((counted ** 2).sum())}
+
+
+def _minimals(collection: Collection, weights: Optional[pd.Series] = None) -> dict:
     rows = collection.clues().notna()
     missing = int((rows & collection.frame["tries"].isna()).sum())
     if missing:
@@ -146,8 +166,9 @@ def _minimals(collection: Collection) -> dict:
         total_tries = float(tries.sum())
     if not math.isfinite(total_tries):
         return {"note": "the tries add up to more than a number holds: numbers of minimals not estimated"}
-    table, total = minimals_per_grid(collection.clues(), tries)
-    return {**total, "per_clue": _records(table, "clues"), "assumes": GRIDS_ASSUMED}
+    table, total = minimals_per_grid(collection.clues(), tries, weights)
+    return {**total, "per_clue": _records(table, "clues"),
+            "assumes": GRIDS_ASSUMED if weights is None else GRIDS_WEIGHTED}
 
 
 #: What the numbers of minimals take for granted, said beside them: a sample from `sudorules
@@ -155,7 +176,11 @@ def _minimals(collection: Collection) -> dict:
 #: controlled-bias puzzles, helper-39), and the report said nothing of it.
 GRIDS_ASSUMED = ("complete grids drawn uniformly, as the published collections' were; sudorules generate's "
                  "seeded grids are not (they hold about 13 % more minimal puzzles: README, Generating), so its "
-                 "samples give numbers about that much too high, unless made from uniform --grids")
+                 "samples give numbers about that much too high, unless made from uniform --grids or "
+                 "weighted (generate --weights FILE, then stats --weights FILE)")
+#: ... and with importance weights
+GRIDS_WEIGHTED = ("weights of mean 1 over the grids drawn, as generate --weights writes them: each puzzle "
+                  "weighted by its grid's importance weight, the numbers are those of uniform grids")
 
 
 def _records(table: pd.DataFrame, key: str) -> list[dict]:

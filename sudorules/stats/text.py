@@ -81,6 +81,11 @@ def _header(report: dict) -> str:
         lines.append(f"Note: {plural(repeated['puzzles'], 'puzzle', grouped=True)} appear"
                      f"{'s' if repeated['puzzles'] == 1 else ''} more than once ({plural(repeated['rows'], 'row', grouped=True)} "
                      "in all), each row counted: samples of one seed pooled twice?")
+    weights = report.get("weights")
+    if weights:
+        lines.append(f"Weighted: each puzzle by its grid's importance weight ({plural(weights['rows'], 'row', grouped=True)}, "
+                     f"mean {_number(weights['mean'])}, effective sample size {_number(weights['effective_rows'], 1)}): "
+                     "every figure is one of uniform grids (raw: the generator's own distribution on them)")
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
                      "(add --rating NAME to treat one as a rating)")
@@ -91,12 +96,14 @@ def format_report(report: dict, by_clues: bool = False) -> str:
     """All sections of the report as text tables; per-clue tables only with ``by_clues``."""
     parts = [_header(report), _moments_section(report)]
     if report["clue_distribution"]:
-        columns = {"clues": "clues", "on": "on(n)", "raw_percent": "raw %"}
+        weighted = bool(report.get("weights"))
+        columns = {"clues": "clues", "on": "on(n)", **({"weight": "W(n)"} if weighted else {}), "raw_percent": "raw %"}
         if report["unbiased"]:
             columns.update({"cf_exact": "cf(n)", "unbiased_percent": "unbiased %",
                             "unbiased_percent_sd": "± sd"})
-        parts.append("Clue distribution (002 Table 4; unbiased % = on(n)·cf(n) normalised, "
-                     "sd = unbiased %/sqrt(on(n)))\n" + _table(report["clue_distribution"], columns))
+        size, count = ("W(n)", "n_eff(n)") if weighted else ("on(n)", "on(n)")
+        parts.append(f"Clue distribution (002 Table 4; unbiased % = {size}·cf(n) normalised, "
+                     f"sd = unbiased %/sqrt({count}))\n" + _table(report["clue_distribution"], columns))
     for name, records in report["level_distributions"].items():
         columns = {"level": "level", "count": "count", "raw_percent": "raw %"}
         if report["unbiased"]:
@@ -108,8 +115,9 @@ def format_report(report: dict, by_clues: bool = False) -> str:
         for name, records in report["per_clue"].items():
             if name == "clues":  # E = n and sd = 0 on every row (helper-39): the clue distribution says it all
                 continue
-            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n))\n"
-                         + _table(records, {"clues": "clues", "on": "on(n)", "mean": "E", "sd": "sd"}))
+            weighted = {"weight": "W(n)"} if report.get("weights") else {}
+            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n){', weighted' if weighted else ''})\n"
+                         + _table(records, {"clues": "clues", "on": "on(n)", **weighted, "mean": "E", "sd": "sd"}))
     parts.extend(_minimals_section(report))
     return "\n\n".join(parts) + "\n"
 
@@ -126,8 +134,11 @@ def _correlation_sections(report: dict) -> list[str]:
         # the report's None (an undefined r) is NaN once in a DataFrame: test for that, or it showed 'nan'
         frame = pd.DataFrame(correlation[kind], index=names, columns=names).map(
             lambda v: "-" if pd.isna(v) else f"{v:.4f}")
+        weight = {"raw": "", "unbiased": "cf(clues)"}[kind]
+        if report.get("weights"):
+            weight = f"{weight}·w" if weight else "w"
         parts.append(f"Correlation ({kind}; Pearson, 003 §1.2"
-                     + (", each puzzle weighted by cf(clues)" if kind == "unbiased" else "") + ")\n"
+                     + (f", each puzzle weighted by {weight}" if weight else "") + ")\n"
                      + frame.to_string())
     distances = report["mean_distance"]
     if distances:
@@ -153,10 +164,13 @@ def _minimals_section(report: dict) -> list[str]:
     total = {"clues": "all", "per_grid": minimals["per_grid"], "relative_error": minimals["relative_error"]}
     records = [{**r, "relative_error": 100 * r["relative_error"]} for r in minimals["per_clue"]]
     records.append({**total, "relative_error": 100 * total["relative_error"]})
-    table = _table(records, {"clues": "clues", "on": "on(n)", "per_grid": "minimals per grid",
-                             "relative_error": "rel. error %", "tries_per_minimal": "tries per minimal"}, 5)
-    return [f"Minimal puzzles per complete grid (000 §2.1.5: on(n)·C(81,n)/T, T = {minimals['total_tries']:.6g} "
-            f"tries; error 1/sqrt(on(n)))\nAssumes {minimals['assumes']}.\n" + table]
+    weighted = bool(report.get("weights"))
+    table = _table(records, {"clues": "clues", "on": "on(n)", **({"weight": "W(n)"} if weighted else {}),
+                             "per_grid": "minimals per grid", "relative_error": "rel. error %",
+                             "tries_per_minimal": "tries per minimal"}, 5)
+    size, count = ("W(n)", "n_eff(n)") if weighted else ("on(n)", "on(n)")
+    return [f"Minimal puzzles per complete grid (000 §2.1.5: {size}·C(81,n)/T, T = {minimals['total_tries']:.6g} "
+            f"tries; error 1/sqrt({count}))\nAssumes {minimals['assumes']}.\n" + table]
 
 
 def format_comparison(result: dict) -> str:
