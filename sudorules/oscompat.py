@@ -289,16 +289,23 @@ def limit_address_space(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
-def address_space_left() -> Optional[int]:
-    """Bytes this process's address space may still grow by under its soft RLIMIT_AS (``ulimit -v``),
-    where the kernel enforces one (:func:`kernel_limits_memory`); None without such a limit."""
+def address_space_limit() -> Optional[int]:
+    """This process's soft RLIMIT_AS (``ulimit -v``) in bytes, where the kernel enforces one
+    (:func:`kernel_limits_memory`); None without such a limit.  Children inherit it."""
     if not kernel_limits_memory():
         return None
     import resource
 
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    fields = _statm(os.getpid())
-    if soft == resource.RLIM_INFINITY or fields is None:
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def address_space_left() -> Optional[int]:
+    """Bytes this process's address space may still grow by under its soft RLIMIT_AS (``ulimit -v``),
+    where the kernel enforces one (:func:`kernel_limits_memory`); None without such a limit."""
+    soft = address_space_limit()
+    fields = None if soft is None else _statm(os.getpid())
+    if fields is None:
         return None
     return max(0, soft - fields[0] * _page_size())
 

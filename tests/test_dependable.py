@@ -762,6 +762,19 @@ def test_solve_under_ulimit_v_ends_a_puzzle_as_memory_and_goes_on():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v is enforced on Linux only")
+def test_rate_with_no_memory_limit_under_ulimit_v_records_memory_rows(tmp_path):
+    """``--memory-limit 0`` sets no cap of ours, but the workers inherit the run's ``ulimit -v``: a
+    worker that ran out of it was a ``crashed`` row (helper-40), which ``--retry crashed`` would only
+    meet again.  It is a ``memory`` row naming the limit; the easy puzzle after it is rated."""
+    (tmp_path / "p.txt").write_text(f"{GROWING}\n{EASY}\n")
+    result = run(["rate", "p.txt", "--jobs", "1", "--memory-limit", "0"], tmp_path,
+                 prefix=["sh", "-c", 'ulimit -v 750000 && exec "$@"', "sh"])
+    rows = rows_of(result.stdout)
+    assert [row["status"] for row in rows] == ["memory", "solved"], (result.stdout, result.stderr)
+    assert "under ulimit -v" in rows[0]["error"] and result.returncode == 0, rows[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v is enforced on Linux only")
 def test_after_a_memory_stop_under_ulimit_v_the_freed_memory_is_room_again():
     """The address space is not given back after a run stopped at its memory limit, so the next
     puzzles found no room and stopped as memory too (helper-40: lines 3, 6, 7 and 9 of 20); CLIPS's

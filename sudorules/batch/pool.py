@@ -354,6 +354,13 @@ class OrderedPool:
             return "crashed", f"worker ended by exception {exitcode:#010x}"  # 0xc0000005: access violation
         if self.memory_limit:
             return "memory", f"worker exited with status {exitcode} under its memory limit"
+        inherited = oscompat.address_space_limit()
+        if inherited is not None and exitcode:
+            # no limit of ours (--memory-limit 0), but the workers inherit the run's `ulimit -v`, and
+            # CLIPS exits with status 1 at its first failed allocation: a row said `crashed` there
+            # (helper-40), which `--retry crashed` would only run into again
+            return "memory", (f"worker exited with status {exitcode} under ulimit -v "
+                              f"({inherited / 2**20:.0f} MiB of address space)")
         return "crashed", f"worker exited with status {exitcode}"
 
     def kill_busy(self) -> None:
