@@ -120,12 +120,31 @@ def _same_file(a: str, b: PathLike) -> bool:
 
 
 def same_output(a: Optional[PathLike], b: Optional[PathLike]) -> bool:
-    """True when two outputs of one run are one destination: standard output both (None or ``-``),
-    or one file, existing (a link, another name) or still to be made (the same real path).  The
-    second file written would replace the first."""
+    """True when two outputs of one run are one destination: standard output however named (None,
+    ``-``, ``/dev/stdout``, ``/dev/fd/1``, or the file it is redirected to), or one file, existing (a
+    link, another name) or still to be made (the same real path).  Their lines would be mixed, or
+    the second file written would replace the first (helper-41: ``-o - --weights /dev/stdout`` wrote
+    both to standard output)."""
+    identities = [_destination(target) for target in (a, b)]
+    if None not in identities and identities[0] == identities[1]:
+        return True
     if is_stdout(a) or is_stdout(b):
-        return is_stdout(a) and is_stdout(b)
-    return os.path.realpath(str(a)) == os.path.realpath(str(b)) or _same_file(str(a), b)
+        return False
+    return os.path.realpath(str(a)) == os.path.realpath(str(b))
+
+
+def _destination(target: Optional[PathLike]) -> Optional[tuple[int, int]]:
+    """(device, inode) of what an output target writes to, or None when it does not exist yet (or
+    cannot be looked at): standard output's file for None and ``-``, a descriptor's for its names."""
+    try:
+        if is_stdout(target):
+            info = os.fstat(1)
+        else:
+            descriptor = _descriptor_of(str(target))
+            info = os.fstat(descriptor) if descriptor is not None else os.stat(str(target))
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
 
 
 # --- locks and temporary files (oscompat.lock: the system drops the lock with the process) ---------
@@ -571,6 +590,10 @@ def open_output(target: Optional[PathLike], *, binary: bool = False, inputs: Ite
             raise OutputError(f"{name}: another program wrote it while this run did (a rate or classify run, "
                               f"or another run's output); not replaced: this run's output is in {kept}")
         os.replace(temporary, real)
+    except BrokenPipeError:  # another stream's reader has gone (generate --weights F | head): not this file's error
+        held = _closed(held)
+        _discard(temporary)
+        raise
     except OSError as error:
         held = _closed(held)  # before removing it (Windows cannot remove an open file)
         _discard(temporary)

@@ -584,7 +584,11 @@ def test_sigint_during_start_up(tmp_path):
 CLOSED_STDOUT = {
     "check": ["check", str(DEMO)], "solve": ["solve", str(DEMO)], "rate": ["rate", str(DEMO), "--jobs", "1"],
     "stats": ["stats", "rated.csv"], "compare": ["compare", "rated.csv", "--ratings", "W", "clues"],
-    "generate": ["generate", "-m", "top-down", "-n", "50"], "count": ["count", "-m", "subsets", "-s", "25",
+    "generate": ["generate", "-m", "top-down", "-n", "50"],
+    # a file output beside the closed stream (helper-41: "Error: w.txt: Broken pipe", status 2)
+    "generate-weights": ["generate", "-m", "top-down", "-n", "50", "--weights", "w.txt"],
+    "generate-weights-out": ["generate", "-m", "top-down", "-n", "50", "-o", "p.txt", "--weights", "/dev/stdout"],
+    "count": ["count", "-m", "subsets", "-s", "25",
                                                                        "--samples", "2"],
     "help": ["--help"], "solve-json": ["solve", str(DEMO), "--format", "json"],
 }

@@ -146,7 +146,7 @@ def test_stats_weights_on_the_command_line(tmp_path):
     result = run("stats", table, "--weights", tmp_path / "weights.txt", "--by", "clues")
     assert result.exit_code == 0, result.output
     assert "Weighted: each puzzle by its grid's importance weight (12 rows" in result.output
-    assert "W(n)" in result.output and "n_eff(n)" in result.output
+    assert "Σw(n)" in result.output and "n_eff(n)" in result.output and "unbiased ∝ Σn cf(n)·Σ w" in result.output
     unweighted = run("stats", table)
     assert "Weighted" not in unweighted.output and "weighted (generate --weights FILE" in unweighted.output
     refused = run("stats", table, "--column", f"weight={tmp_path / 'weights.txt'}")
@@ -184,8 +184,11 @@ def test_generate_controlled_bias_weights_and_tries(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["-m", "bottom-up", "--weights", "w.txt"], "bottom-up draws no complete grid"),
     (["-m", "top-down", "--grids", "grids.txt", "--weights", "w.txt"], "--grids are not sampled"),
-    (["-m", "top-down", "-o", "same.txt", "--weights", "same.txt"], "the file of -o takes the puzzles"),
-    (["-m", "top-down", "--weights", "-"], "standard output takes the puzzles"),
+    (["-m", "top-down", "-o", "same.txt", "--weights", "same.txt"], "the puzzles go there (-o same.txt)"),
+    (["-m", "top-down", "--weights", "-"], "the puzzles go there (standard output)"),
+    # standard output by other names (helper-41: both were written there, mixed)
+    (["-m", "top-down", "-o", "/dev/stdout", "--weights", "-"], "the puzzles go there (-o /dev/stdout)"),
+    (["-m", "top-down", "--weights", "/dev/fd/1"], "the puzzles go there (standard output)"),
 ])
 def test_generate_refuses_weights_it_cannot_write(tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -208,6 +211,26 @@ def test_compare_weights_its_shares_as_repeated_rows(tmp_path, monkeypatch):
     assert weighted["compared"] == 50
     unweighted = compare_ratings(load_collection([str(write_csv(tmp_path / "p.csv", rows, False))]), "W", "B")
     assert unweighted["raw_percent"] != pytest.approx(plain["raw_percent"])
+    (tmp_path / "weights.txt").write_text("".join(f"{r[4]}\n" for r in rows))
+    said = run("compare", tmp_path / "p.csv", "--weights", tmp_path / "weights.txt", "--ratings", "W", "B")
+    assert said.exit_code == 0 and ", weighted)" in said.output and "Weighted: each puzzle" in said.output
     monkeypatch.chdir(tmp_path)
     result = run("compare", "p.csv", "--weights", "nonexistent.txt", "--ratings", "W", "B")
     assert result.exit_code == 2 and "nonexistent.txt" in result.output
+
+
+def test_weights_that_overflow_and_weights_that_differ_in_the_last_digits(tmp_path):
+    rows = random_rows(8, 4)
+    table = write_csv(tmp_path / "p.csv", rows, False)
+    (tmp_path / "huge.txt").write_text("1\n1e308\n1e308\n1\n")
+    with pytest.raises(StatsInputError, match="huge.txt line 2: weight 1e[+]308: the weights add up past"):
+        load_collection([str(table)], weights=str(tmp_path / "huge.txt"))
+    # a weight column rounded to 6 digits against the file's full weights: the message shows them in full
+    inline = write_csv(tmp_path / "w.csv", [r[:4] + (0.194005,) for r in rows], True)
+    (tmp_path / "full.txt").write_text("0.1940051693705154\n" * 4)
+    with pytest.raises(StatsInputError, match=r"differs \(0\.194005 vs 0\.1940051693705154\)"):
+        load_collection([str(inline)], weights=str(tmp_path / "full.txt"))
+    refused = run("stats", table, "--column", f"Weight={tmp_path / 'full.txt'}")
+    assert refused.exit_code == 2 and "--weights FILE" in refused.output
+    named = run("compare", inline, "--ratings", "W", "weight")
+    assert named.exit_code == 2 and "importance weights" in named.output and "unknown" not in named.output

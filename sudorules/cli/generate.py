@@ -102,8 +102,8 @@ def generate(method: str, count: int, seed: int, start: int, jobs: int, grids: O
     except OptionError as error:
         raise click.UsageError(str(error)) from None
     if weights is not None and same_output(weights, output):
-        raise click.UsageError(f"--weights {weights}: {'standard output' if to_stdout(output) else 'the file of -o'} "
-                               "takes the puzzles; give the weights another file")
+        shown = "standard output" if to_stdout(output) else f"-o {output}"
+        raise click.UsageError(f"--weights {weights}: the puzzles go there ({shown}); give the weights another file")
     check_csv_output(output, inputs=() if grids is None else (grids,))  # before the grids are read
     if weights is not None:
         check_csv_output(weights)

@@ -24,7 +24,8 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
     ``cross_table`` (``rows`` = levels of the first rating, ``columns`` = levels of the second,
     ``counts``; None when a column has more than :data:`MAX_CROSS_LEVELS` distinct values, and
     ``cross_table_note`` says so), ``differences`` (``source``, ``line``, ``puzzle``, both values, in input order),
-    ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several)
+    ``sources`` (the inputs, as stats' report has them: the text names ``file:line`` when they are several),
+    ``weights`` (as stats' report: null, or how the puzzles are weighted)
     and ``counted_nowhere`` (per status, ``count`` and the first ``lines`` of the rows that hold no puzzle).
     """
     first, second = collection.column_named(first), collection.column_named(second)
@@ -53,7 +54,7 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
                                "counts": cross.to_numpy().tolist()}),
               "cross_table_note": (f"no cross-table: {', '.join(f'{n} has {levels[n]:,} distinct values' for n in wide)} "
                                    f"(one is made for at most {MAX_CROSS_LEVELS} a column)" if wide else None),
-              "differences": rows, "sources": list(collection.inputs),
+              "differences": rows, "sources": list(collection.inputs), "weights": collection.weights_summary(),
               # rows that hold no puzzle (an unreadable CSV row, an invalid line): never compared, and
               # named as stats names them (compare left them out without a word)
               "counted_nowhere": {status: group for status, group in collection.not_counted().items()

@@ -176,6 +176,20 @@ class Collection:
             return None
         return self.frame[WEIGHT].where(self.somewhere)
 
+    def weights_summary(self) -> Optional[dict]:
+        """How the puzzles are weighted (None: they are not): the ``rows`` weighted, the weights'
+        ``mean`` and Kish's ``effective_rows``, (Σw)²/Σw²: the number of equally weighted puzzles
+        that would give the same precision."""
+        weights = self.weights()
+        if weights is None:
+            return None
+        counted = weights.dropna()
+        if counted.empty:
+            return {"rows": 0, "mean": math.nan, "effective_rows": math.nan}
+        total = float(counted.sum())
+        return {"rows": int(counted.size), "mean": total / counted.size,
+                "effective_rows": total ** 2 / float((counted ** 2).sum())}
+
     def numeric_columns(self) -> list[str]:
         """Every numeric column a user may name: clues (when known), then the value columns."""
         return ([CLUES] if self.has_clues else []) + list(self.value_columns)
@@ -189,6 +203,9 @@ class Collection:
         own column, whatever the row's status (the module docstring)."""
         if name == CLUES and self.has_clues:
             return self.frame[CLUES]
+        if name == WEIGHT and WEIGHT in self.frame:  # no rating: "unknown column 'weight'" beside its file (helper-41)
+            raise StatsUsageError("'weight' is the puzzles' importance weights, by which every figure is weighted, "
+                                  "not a rating")
         if name not in self.frame or name not in self.value_columns + [TRIES]:
             raise StatsUsageError(f"unknown column {name!r} "
                                   f"(numeric columns: {', '.join(self.numeric_columns()) or 'none'})")
@@ -247,7 +264,7 @@ def parse_column_option(text: str) -> tuple[str, str]:
         raise StatsUsageError(f"--column wants NAME=FILE, got {text!r}")
     if name in NON_VALUE_COLUMNS[:4]:
         raise StatsUsageError(f"--column {name}: {name!r} is a reserved column name")
-    if name == WEIGHT:  # a rating named weight would be the importance weights' column
+    if name.lower() == WEIGHT:  # a rating named weight would be the importance weights' column
         raise StatsUsageError(f"--column {name}: give the puzzles' importance weights with --weights FILE")
     return name, path
 
@@ -586,6 +603,12 @@ def _check_weights(collection: Collection, members: list[pd.DataFrame]) -> None:
             where, what = _origin(members, WEIGHT, row), f"{weights[row]:g}, not a sampling weight (a number > 0)"
         raise StatsInputError(f"{where}: weight {what} (a weighted collection needs a weight on each of its "
                               f"{int(counted.sum()):,} puzzles)")
+    with np.errstate(over="ignore"):
+        too_large = not (np.isfinite(weights[counted].sum()) and np.isfinite((weights[counted] ** 2).sum()))
+    if too_large:  # 1e308 twice: inf sums and numpy's warnings, the report's figures inf or empty (helper-41)
+        row = weights[counted].idxmax()
+        raise StatsInputError(f"{_origin(members, WEIGHT, row)}: weight {weights[row]:g}: the weights add up "
+                              "past what a number holds (generate --weights writes weights of mean 1)")
 
 
 def _puzzle_keys(table: pd.DataFrame) -> Optional[list[tuple[str, int]]]:
@@ -735,8 +758,15 @@ def _check_same(name: str, old: pd.Series, members: list[pd.DataFrame], new: pd.
     differ = old.notna() & values.notna() & (old != values)
     if differ.any():
         row = differ.idxmax()
+        # in full: 6 significant digits showed two weights that differ as the same (helper-41)
         raise StatsInputError(f"{_origin(members, name, row)} and {_where(new, row)}: column {name} differs "
-                              f"({old[row]:g} vs {values[row]:g})")
+                              f"({_in_full(old[row])} vs {_in_full(values[row])})")
+
+
+def _in_full(value: float) -> str:
+    """A number as ``:g`` shows it when that is exact (2, 0.5), else every digit it needs."""
+    short = f"{value:g}"
+    return short if float(short) == value else repr(float(value))
 
 
 def _where(member: pd.DataFrame, row: int) -> str:

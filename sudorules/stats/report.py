@@ -59,7 +59,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
                     "columns": {}, "per_clue": {}, "clue_distribution": None,
                     "level_distributions": {}, "correlation": None, "mean_distance": None, "minimals": None}
     report["repeated"] = _repeated(collection)
-    report["weights"] = _weights(collection, weights)
+    report["weights"] = collection.weights_summary()
     for name in names:
         values = collection.values(name)
         # missing: a puzzle's value that is not there (empty, or its run did not end); an invalid
@@ -131,20 +131,6 @@ def _repeated(collection: Collection) -> Optional[dict]:
     if not twice.any():
         return None
     return {"puzzles": int(puzzles[twice].nunique()), "rows": int(twice.sum())}
-
-
-def _weights(collection: Collection, weights: Optional[pd.Series]) -> Optional[dict]:
-    """How the puzzles were weighted (None: they were not): the ``rows`` weighted, the weights'
-    ``mean`` and Kish's ``effective_rows``, (Σw)²/Σw²: the number of equally weighted puzzles that
-    would give the same precision."""
-    if weights is None:
-        return None
-    counted = weights.dropna()
-    if counted.empty:
-        return {"rows": 0, "mean": math.nan, "effective_rows": math.nan}
-    total = float(counted.sum())
-    return {"rows": int(counted.size), "mean": total / counted.size,
-            "effective_rows": total ** 2 / float((counted ** 2).sum())}
 
 
 def _minimals(collection: Collection, weights: Optional[pd.Series] = None) -> dict:

@@ -81,15 +81,24 @@ def _header(report: dict) -> str:
         lines.append(f"Note: {plural(repeated['puzzles'], 'puzzle', grouped=True)} appear"
                      f"{'s' if repeated['puzzles'] == 1 else ''} more than once ({plural(repeated['rows'], 'row', grouped=True)} "
                      "in all), each row counted: samples of one seed pooled twice?")
-    weights = report.get("weights")
-    if weights:
-        lines.append(f"Weighted: each puzzle by its grid's importance weight ({plural(weights['rows'], 'row', grouped=True)}, "
-                     f"mean {_number(weights['mean'])}, effective sample size {_number(weights['effective_rows'], 1)}): "
-                     "every figure is one of uniform grids (raw: the generator's own distribution on them)")
+    if report.get("weights"):
+        lines.append(weights_line(report["weights"]))
     if report.get("other_columns"):
         lines.append(f"Not rating columns, no statistics: {', '.join(report['other_columns'])} "
                      "(add --rating NAME to treat one as a rating)")
     return "\n".join(lines)
+
+
+def weights_line(weights: dict) -> str:
+    """The line that says a report's (or comparison's) puzzles are weighted, and how much."""
+    return (f"Weighted: each puzzle by its grid's importance weight ({plural(weights['rows'], 'row', grouped=True)}, "
+            f"mean {_number(weights['mean'])}, effective sample size {_number(weights['effective_rows'], 1)}): "
+            "every figure is one of uniform grids (raw: the generator's own distribution on them)")
+
+
+#: the header of W(n), the sum of a clue class's weights, in the text tables: "W(n)" read as the
+#: rating W's in "W by clue count" (helper-41)
+CLASS_WEIGHT = "Σw(n)"
 
 
 def format_report(report: dict, by_clues: bool = False) -> str:
@@ -97,25 +106,31 @@ def format_report(report: dict, by_clues: bool = False) -> str:
     parts = [_header(report), _moments_section(report)]
     if report["clue_distribution"]:
         weighted = bool(report.get("weights"))
-        columns = {"clues": "clues", "on": "on(n)", **({"weight": "W(n)"} if weighted else {}), "raw_percent": "raw %"}
+        columns = {"clues": "clues", "on": "on(n)", **({"weight": CLASS_WEIGHT} if weighted else {}),
+                   "raw_percent": "raw %"}
+        size, count = (CLASS_WEIGHT, "n_eff(n)") if weighted else ("on(n)", "on(n)")
+        how = f"raw % = {size} normalised" if weighted else ""
         if report["unbiased"]:
             columns.update({"cf_exact": "cf(n)", "unbiased_percent": "unbiased %",
                             "unbiased_percent_sd": "± sd"})
-        size, count = ("W(n)", "n_eff(n)") if weighted else ("on(n)", "on(n)")
-        parts.append(f"Clue distribution (002 Table 4; unbiased % = {size}·cf(n) normalised, "
-                     f"sd = unbiased %/sqrt({count}))\n" + _table(report["clue_distribution"], columns))
+            how = (f"{how}; " if how else "") + (f"unbiased % = {size}·cf(n) normalised, "
+                                                  f"sd = unbiased %/sqrt({count})")
+        parts.append(f"Clue distribution (002 Table 4{'; ' + how if how else ''})\n"
+                     + _table(report["clue_distribution"], columns))
     for name, records in report["level_distributions"].items():
         columns = {"level": "level", "count": "count", "raw_percent": "raw %"}
+        how = "raw ∝ Σ w, " if report.get("weights") else ""
         if report["unbiased"]:
             columns["unbiased_percent"] = "unbiased %"
-        parts.append(f"Distribution of {name} by level (002 Table 3; unbiased ∝ Σn cf(n)·count)\n"
+            how += f"unbiased ∝ Σn cf(n)·{'Σ w' if report.get('weights') else 'count'}"
+        parts.append(f"Distribution of {name} by level (002 Table 3{'; ' + how.rstrip(', ') if how else ''})\n"
                      + _table(records, columns, 3))
     parts.extend(_correlation_sections(report))
     if by_clues:
         for name, records in report["per_clue"].items():
             if name == "clues":  # E = n and sd = 0 on every row (helper-39): the clue distribution says it all
                 continue
-            weighted = {"weight": "W(n)"} if report.get("weights") else {}
+            weighted = {"weight": CLASS_WEIGHT} if report.get("weights") else {}
             parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n){', weighted' if weighted else ''})\n"
                          + _table(records, {"clues": "clues", "on": "on(n)", **weighted, "mean": "E", "sd": "sd"}))
     parts.extend(_minimals_section(report))
@@ -165,10 +180,10 @@ def _minimals_section(report: dict) -> list[str]:
     records = [{**r, "relative_error": 100 * r["relative_error"]} for r in minimals["per_clue"]]
     records.append({**total, "relative_error": 100 * total["relative_error"]})
     weighted = bool(report.get("weights"))
-    table = _table(records, {"clues": "clues", "on": "on(n)", **({"weight": "W(n)"} if weighted else {}),
+    table = _table(records, {"clues": "clues", "on": "on(n)", **({"weight": CLASS_WEIGHT} if weighted else {}),
                              "per_grid": "minimals per grid", "relative_error": "rel. error %",
                              "tries_per_minimal": "tries per minimal"}, 5)
-    size, count = ("W(n)", "n_eff(n)") if weighted else ("on(n)", "on(n)")
+    size, count = (CLASS_WEIGHT, "n_eff(n)") if weighted else ("on(n)", "on(n)")
     return [f"Minimal puzzles per complete grid (000 §2.1.5: {size}·C(81,n)/T, T = {minimals['total_tries']:.6g} "
             f"tries; error 1/sqrt({count}))\nAssumes {minimals['assumes']}.\n" + table]
 
@@ -187,7 +202,10 @@ def format_comparison(result: dict) -> str:
                              columns=cross["columns"])
         lines = [f"Cross-table of {first} (rows) and {second} (columns) on {result['compared']} puzzles "
                  "with both ratings", frame.to_string()]
-    lines += ["", f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share})"]
+    lines += ["", f"{first} ≠ {second} on {result['differ']} of {result['compared']} puzzles ({share}"
+              + (", weighted" if result.get("weights") else "") + ")"]
+    if result.get("weights"):
+        lines.append(weights_line(result["weights"]))
     one_source = len(result.get("sources") or []) <= 1
     nowhere = result.get("counted_nowhere") or {}
     if nowhere:
