@@ -554,13 +554,29 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
     # three (the rows before it, the bad line, the rows after it).
     grid_error: list[str] = []
 
-    def flush_incomplete() -> Iterator[ParsedRecord]:
+    def flush_grid_begun() -> Iterator[ParsedRecord]:
         if pending:
             first_line, first_text, _, _ = pending[0]
             said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
             yield (first_line, first_text, None, said, "")
             pending.clear()
             grid_error.clear()
+
+    # A line that may be a grid's first row with a typo, (number, line, reason): it begins a grid
+    # only if the next line is a valid row; else it is the one invalid line it always was (a typo in
+    # a first row made that row a record, and every later grid of the file began a row late:
+    # rows 2-9 of one grid and row 1 of the next, each such puzzle invalid or, worse, valid)
+    tentative: list[tuple[int, str, str]] = []
+
+    def flush_incomplete() -> Iterator[ParsedRecord]:
+        if tentative and len(pending) == 1:  # no row followed: the bad line alone
+            number, line, reason = tentative.pop()
+            pending.clear()
+            grid_error.clear()
+            yield (number, line, None, reason, "")
+            return
+        tentative.clear()
+        yield from flush_grid_begun()
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -585,12 +601,17 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                 continue  # a border line of a multi-line grid
             if bad is None and len(values) == 9:
                 pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
-            elif bad is not None and pending and is_grid_row_like(line, pending[0][1]):
+            elif bad is not None and pending and not tentative and is_grid_row_like(line, pending[0][1]):
                 pending.append((number, line, [], False))
                 if not grid_error:
                     grid_error.append(f"{bad} of line {number}")
             else:
-                yield from flush_incomplete()
+                yield from flush_incomplete()  # a bad line after a maybe-first row: no grid begun
+                if bad is not None and is_typo_row(line):
+                    pending.append((number, line, [], False))
+                    grid_error.append(f"{bad} of line {number}")
+                    tentative.append((number, line, bad))
+                    continue
                 # a "tail" of hundreds of grid characters is the rest of a pencilmark line whose cells are
                 # separated by spaces (its first 81 characters were read as a puzzle with a repeat)
                 marks, why, marks_tail = (_pencilmark_line(line) if bad is not None or len(tail) >= _PENCILMARK_REST
@@ -602,6 +623,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                 else:
                     yield _record(number, line, values, tail)
                 continue
+        tentative.clear()  # a row followed: the grid is begun
         if len(pending) == 9:
             first_line, first_text, _, _ = pending[0]
             masks = [m for _, _, row_masks, _ in pending for m in row_masks]
@@ -614,6 +636,15 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
             else:
                 yield _record(first_line, first_text, [_single_digit(m) for m in masks], "")
     yield from flush_incomplete()
+
+
+def is_typo_row(line: str) -> bool:
+    """Can ``line``, refused for a bad character, be a multi-line grid's row with a typo: nine
+    characters besides layout, at least seven of them grid characters (``| . 6 x | . 9 1 | . . . |``,
+    ``..6x.91..``; not a title such as ``Puzzle_01``)?  :func:`parse_lines` takes it for a first
+    row when a row follows."""
+    cells = line.strip().translate(_WITHOUT_LAYOUT_CHARS)
+    return len(cells) == 9 and sum(c in GRID_CHARS for c in cells) >= 7
 
 
 def is_grid_row_like(line: str, row: str) -> bool:

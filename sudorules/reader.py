@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from .errors import InputError, PuzzleTypeError
-from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_like, parse_lines,
-                     parse_puzzle)
+from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_like, is_typo_row,
+                     parse_lines, parse_puzzle)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -461,6 +461,7 @@ def count_records(source: str) -> Optional[int]:
             return None
         whole = rows = 0  # records made; rows of a multi-line grid waiting for its ninth
         first = b""  # the first of those rows
+        maybe_first = False  # that first row had a typo, and no valid row has followed it yet
         with open(source, "rb") as handle:
             # a lone \r ends a line too, as in the reader's text mode (a file of 3 records ending in
             # \r was counted 1, and its bar went past its total)
@@ -468,6 +469,7 @@ def count_records(source: str) -> Optional[int]:
                 text = line.strip()
                 if not text or text.startswith(b"#"):
                     continue
+                starts_maybe = False
                 if (len(text.replace(b"!", b" ").replace(b"|", b" ").split()) == 9
                         and candidate_row(text.decode("utf-8", "replace")) is not None):
                     row = True  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
@@ -476,8 +478,17 @@ def count_records(source: str) -> Optional[int]:
                     if grid == 0:
                         continue  # a border line
                     row = grid == 9  # else a record of a wrong length
-                else:
-                    row = rows > 0 and _bad_grid_row(text, first)  # a typo in a grid begun: a row of that grid
+                else:  # a typo in a grid begun: a row of that grid; in a first row, a row when a valid one
+                    # follows (counted as a row either way: alone, it is one record, as the grid cut short
+                    # it begins); after such a first row, a bad line is no row of its grid (parse_lines)
+                    if rows == 1 and maybe_first:
+                        whole, rows = whole + 1, 0
+                    row = rows > 0 and _bad_grid_row(text, first)
+                    if not row:
+                        if rows:  # the grid begun ends, cut short: one record
+                            whole, rows = whole + 1, 0
+                        row = starts_maybe = _typo_row(text)
+                maybe_first = starts_maybe
                 if row:
                     if not rows:
                         first = text
@@ -499,6 +510,14 @@ def _bad_grid_row(text: bytes, first: bytes) -> bool:
     own, ending the grid."""
     try:
         return is_grid_row_like(text.decode("utf-8"), first.decode("utf-8", "replace"))
+    except UnicodeDecodeError:
+        return False
+
+
+def _typo_row(text: bytes) -> bool:
+    """A line of UTF-8 text that may be a first row with a typo (:func:`~sudorules.puzzle.is_typo_row`)."""
+    try:
+        return is_typo_row(text.decode("utf-8"))
     except UnicodeDecodeError:
         return False
 

@@ -158,7 +158,8 @@ def test_the_record_count_is_the_readers_on_files_of_grids_cut_short(tmp_path):
     pieces = [[PUZZLE], [PUZZLE + " 7"], ["garbage"], ["123"], ["+-------+"], ["# note"], [""], rows,
               rows[:4], rows[:8], candidates, candidates[:5], ["1 2 3"], [typo], [accented],
               rows[:4] + [typo] + rows[5:], rows[:2] + [accented] + rows[3:6], candidates[:3] + [typo] + candidates[4:],
-              [title], rows[:3] + [title], [" ".join(typo)], ["| " + typo]]
+              [title], rows[:3] + [title], [" ".join(typo)], ["| " + typo],
+              [typo] + rows[1:], [typo] + rows[1:4], ["Puzzle_01"] + [row.replace(" ", "") for row in rows]]
     for trial in range(60):
         lines = [line for _ in range(rng.randrange(1, 12)) for line in rng.choice(pieces)]
         path = tmp_path / f"f{trial}.txt"
@@ -185,6 +186,29 @@ def test_a_typo_in_a_multi_line_grid_makes_one_invalid_record_naming_it(tmp_path
     path.write_text("\n".join(rows[:5] + ["puzzle 123"] + rows) + "\n")
     records = list(read_puzzle_file(str(path)))
     assert [(r.line, r.ok) for r in records] == [(1, False), (6, False), (7, True)] and count_records(str(path)) == 3
+
+
+def test_a_typo_in_a_grids_first_row_does_not_shift_the_grids_after_it(tmp_path):
+    """A first row with a bad character was a record of its own, and every later grid began a row
+    late (rows 2-9 of one grid and row 1 of the next: invalid puzzles, or valid wrong ones).  It is
+    the grid's first row when a row follows; alone, the one invalid line it was."""
+    for rows in (["| " + " ".join(PUZZLE[9 * r: 9 * r + 9]) + " |" for r in range(9)],
+                 [PUZZLE[9 * r: 9 * r + 9] for r in range(9)]):
+        typo = rows[0].replace(PUZZLE[0], "x", 1) if PUZZLE[0] != "." else rows[0].replace(".", "x", 1)
+        path = tmp_path / "g.txt"
+        path.write_text("\n".join([typo] + rows[1:] + rows + rows) + "\n")
+        records = list(read_puzzle_file(str(path)))
+        assert [(r.line, r.ok) for r in records] == [(1, False), (10, True), (19, True)], records
+        assert records[0].error.startswith("bad character 'x'") and records[0].error.endswith("of line 1")
+        assert records[1].puzzle == records[2].puzzle and count_records(str(path)) == 3
+        # alone, followed by a one-line puzzle: the bad line's own record, as before
+        path.write_text(f"{typo}\n{PUZZLE}\n")
+        records = list(read_puzzle_file(str(path)))
+        assert [(r.line, r.ok) for r in records] == [(1, False), (2, True)]
+        assert records[0].error.startswith("bad character 'x'") and "of line" not in records[0].error
+    # a title of nine characters before a grid of compact rows is no row of it
+    path.write_text("\n".join(["Puzzle_01"] + [PUZZLE[9 * r: 9 * r + 9] for r in range(9)]) + "\n")
+    assert [(r.line, r.ok) for r in read_puzzle_file(str(path))] == [(1, False), (2, True)]
 
 
 def test_two_value_files_that_disagree_are_named_not_the_single_input(tmp_path):
