@@ -154,7 +154,7 @@ def _temporary_prefix(base: str) -> str:
     """How the temporary files of target ``base`` begin: ``.BASE.``, then mkstemp's 8 characters and
     ``.tmp``.  A name too long for that (over 241 bytes of the usual 255: ``rate`` wrote to a name
     that ``check -o`` and ``canon -o`` refused) keeps its first 160 bytes and a digest of the whole."""
-    if len(os.fsencode(base)) <= _NAME_MAX - 14:
+    if len(os.fsencode(base)) <= NAME_MAX - 14:
         return f".{base}."
     import hashlib
 
@@ -165,7 +165,7 @@ def _temporary_prefix(base: str) -> str:
 
 
 #: the longest file name most file systems take, in bytes (ext4, XFS, tmpfs, NTFS in UTF-16 units)
-_NAME_MAX = 255
+NAME_MAX = 255
 
 
 #: the directories whose stale temporaries :func:`many_outputs` removed for the files it announced:

@@ -130,6 +130,34 @@ def test_an_unknown_format_field_is_a_one_line_error_before_any_work(command, tm
     assert "rated" not in result.stderr  # rate stopped before its summary: nothing was rated
 
 
+@pytest.mark.parametrize("command, field, says", [
+    ("check", "{clues:.1}", "cannot format clues, whose cells are whole numbers"),
+    ("rate", "{seconds:d}", "cannot format seconds, whose cells are decimal numbers"),
+    ("classify", "{te_depth:.2}", "cannot format te_depth, whose cells are whole numbers"),
+    ("rate", "{status:.2f}", "status is a text, and this spec formats numbers"),
+])
+def test_a_spec_the_columns_cells_cannot_take_is_refused_before_any_line(command, field, says, tmp_path):
+    """check, rate and classify wrote their first lines and then stopped with status 2 on such a spec,
+    and {seconds:d} only once a cell was not a whole number (helper-42); select, which has its rows
+    first, refused it already.  A spec they take stays (the number formatted as Python does)."""
+    (tmp_path / "in.txt").write_text("junk\n" + CB_SAMPLE)
+    extra = [] if command == "check" else ["--jobs", 1, "--no-progress"]
+    refused = sudorules(command, tmp_path / "in.txt", *extra, "--format", f"{{puzzle:.5}} {field}")
+    assert refused.returncode == 2 and refused.stdout == "", refused
+    assert refused.stderr.count("\n") == 1 and says in refused.stderr, refused.stderr
+    taken = sudorules(command, tmp_path / "in.txt", *extra, "--format", "{clues:03d}|{error:.8}")
+    assert taken.returncode == 1 and taken.stdout.splitlines()[0] == "   |line 1: ", taken.stdout
+    assert all(line[:3].isdigit() for line in taken.stdout.splitlines()[1:]), taken.stdout
+
+
+def test_check_says_where_the_reasons_are_when_its_lines_show_them(tmp_path):
+    (tmp_path / "in.txt").write_text("junk\n" + CB_SAMPLE)
+    shown = sudorules("check", tmp_path / "in.txt", "--format", "{error}")
+    assert shown.returncode == 1 and "did not parse (their lines say why)" in shown.stderr, shown.stderr
+    told = sudorules("check", tmp_path / "in.txt", "--format", "{clues}")
+    assert "did not parse (each named on stderr above)" in told.stderr and "line 1: bad" in told.stderr
+
+
 def test_rate_format_is_for_standard_output_not_the_resumable_file(tmp_path):
     (tmp_path / "in.txt").write_text(CB_SAMPLE)
     result = run(["rate", tmp_path / "in.txt", "--format", "{puzzle}", "-o", tmp_path / "out.csv"], code=2)
@@ -225,6 +253,16 @@ def test_numbers_are_ascii_without_underscores_in_where_cells_and_value_files(tm
     (tmp_path / "s.csv").write_text(f"puzzle,W\n{puzzle},٣\n{puzzle},10\n{puzzle},3\n")
     split = run(["select", tmp_path / "s.csv", "--split-by", "W", "-o", tmp_path / "by"])
     assert "W-3.csv (1), W-10.csv (1), W-_.csv (1)" in split.stderr
+
+
+def test_split_by_refuses_a_value_too_long_for_a_file_name_before_making_the_directory(tmp_path):
+    """A 300-character tail made a 300-character file name: the system's "File name too long" came
+    after -o DIR was made, an empty directory left behind (helper-42)."""
+    source = tmp_path / "t.csv"
+    source.write_text(f"puzzle,W,tail\np1,1,{'x' * 300}\np2,2,short\n")
+    result = run(["select", source, "--split-by", "tail", "-o", tmp_path / "out"], code=1)
+    assert "(300 characters) makes a file name longer than the 255 bytes" in result.stderr
+    assert result.stderr.count("\n") == 1 and len(result.stderr) < 300 and not (tmp_path / "out").exists()
 
 
 def test_split_by_refuses_values_whose_files_differ_only_in_case(tmp_path):

@@ -7,7 +7,7 @@ from typing import Optional
 import click
 
 from ..batch.check import check_records, columns, write_csv
-from ..collection.template import row_template
+from ..collection.template import output_kinds, row_template
 from ..errors import EXIT_INVALID
 from ..output import check_csv_output, open_output
 from ..progress import RecordProgress
@@ -37,7 +37,7 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
     followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
     (its row names the line and the reason), 2 when the input or the output cannot be used (no
     such file, a directory, an output that is an input...)."""
-    formatted = row_template(template, columns(canonical))
+    formatted = row_template(template, columns(canonical), kinds=output_kinds(columns(canonical)))
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream, RecordProgress(source, shows_progress(progress, to_stdout(output)) and names_file(source)) as shown:
@@ -47,6 +47,15 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
         # status 1 alone said nothing with -o (the reasons are in the rows), and --format's stderr
         # lines had no total: at a million lines, 100,000 of them
         click.echo(f"{plural(invalid, 'record')} of {total:,} did not parse "
-                   f"({'each named on stderr above' if formatted is not None else 'the error column of their rows says why'})",
+                   f"({_where_said(formatted)})",
                    err=True)
         raise click.exceptions.Exit(EXIT_INVALID)
+
+
+def _where_said(formatted) -> str:
+    """Where the reasons of the records that did not parse are: their rows' error column, the lines
+    of a template that shows it, or else stderr (with {error} in the template, "named on stderr
+    above" named nothing: helper-42)."""
+    if formatted is None:
+        return "the error column of their rows says why"
+    return "their lines say why" if formatted.shows_error else "each named on stderr above"

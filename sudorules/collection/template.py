@@ -38,7 +38,8 @@ class _Field:
 class RowTemplate:
     """A parsed ``--format`` template, checked against the ``columns`` the rows will have."""
 
-    def __init__(self, text: str, columns: Sequence[str], option: str = "--format"):
+    def __init__(self, text: str, columns: Sequence[str], option: str = "--format",
+                 kinds: Optional[Mapping[str, str]] = None):
         self.text = text
         self.option = option
         self.parts: tuple[Union[str, _Field], ...] = tuple(self._parse(text))
@@ -46,6 +47,8 @@ class RowTemplate:
         for part in self.parts:
             if isinstance(part, _Field) and part.name not in known:
                 raise unknown_column(option, part.name, known)
+            if isinstance(part, _Field) and part.spec and kinds and part.name in kinds:
+                self._check_kind(part, kinds[part.name])
         if not any(isinstance(part, _Field) for part in self.parts):
             raise OptionError(f"{option}: {text!r} names no column; write them between braces, e.g. "
                               f"'{{{known[0] if known else 'puzzle'}}}'")
@@ -96,6 +99,30 @@ class RowTemplate:
         that has its rows before writing (``select``) refuses the option instead of stopping midway."""
         for row in rows:
             self.render(row)
+
+    def _check_kind(self, part: _Field, kind: str) -> None:
+        """Refuse, before any line, a spec that cannot format the column's cells whatever they hold:
+        ``{clues:.1}`` (an integer has no precision) and ``{seconds:d}`` (a decimal number) stopped
+        check, rate and classify after their first lines, and ``{seconds:d}`` only once a cell was
+        not a whole number (helper-42); a number's spec on a text column (``{status:.2f}``) was
+        ignored without a word."""
+        field = f"{{{part.name}:{part.spec}}}"
+        parts = _SPEC.fullmatch(part.spec)
+        numeric = any(parts[name] for name in ("sign", "z", "alt", "grouping")) or (
+            parts["type"] is not None and parts["type"] in _FLOAT_TYPES | _INT_TYPES)
+        if kind in ("text", "grid"):
+            if numeric:
+                raise OptionError(f"{self.option}: {field}: {part.name} is a text, and this spec formats numbers "
+                                  "(a text takes a width, an alignment and .N to cut it)")
+            return
+        if not any(parts[name] for name in ("sign", "z", "alt", "zero", "grouping", "precision", "type")):
+            return  # fill, alignment and width: the cell's text padded, a number or not
+        sample, what = (7, "whole numbers") if kind == "int" else (1.5, "decimal numbers")
+        try:
+            format(sample, part.spec)
+        except ValueError as error:
+            raise OptionError(f"{self.option}: {field} cannot format {part.name}, whose cells are {what} "
+                              f"({error})") from None
 
     def _formatted(self, part: _Field, text: str) -> str:
         try:
@@ -281,6 +308,31 @@ def _padded(text: str, parts: re.Match, number: bool) -> str:
     return format(text, f"{fill}{align}{width}" if width else "")
 
 
-def row_template(text: Optional[str], columns: Sequence[str], option: str = "--format") -> Optional[RowTemplate]:
-    """The template of a ``--format`` option, checked against ``columns``; None when not given."""
-    return None if text is None else RowTemplate(text, columns, option)
+def row_template(text: Optional[str], columns: Sequence[str], option: str = "--format",
+                 kinds: Optional[Mapping[str, str]] = None) -> Optional[RowTemplate]:
+    """The template of a ``--format`` option, checked against ``columns`` (and their ``kinds``, see
+    :func:`output_kinds`); None when not given."""
+    return None if text is None else RowTemplate(text, columns, option, kinds)
+
+
+#: the text columns of our own outputs (check, rate, classify); ``tail`` is whatever followed the
+#: puzzle on its line, a number (tries) or not, so it has no kind
+_TEXT_COLUMNS = ("status", "error", "minimal")
+
+
+def output_kinds(columns: Sequence[str]) -> dict[str, str]:
+    """What each column of a ``check``, ``rate`` or ``classify`` output holds when it holds anything:
+    ``grid`` (a puzzle, solution or canonical form), ``text``, ``float`` (``seconds``) or ``int``
+    (the clue count, the solution count and every rating), so that a ``--format`` spec that cannot
+    format them is refused before any work (:meth:`RowTemplate._check_kind`)."""
+    kinds = {}
+    for column in columns:
+        if column in GRID_COLUMNS:
+            kinds[column] = "grid"
+        elif column in _TEXT_COLUMNS:
+            kinds[column] = "text"
+        elif column == "seconds":
+            kinds[column] = "float"
+        elif column != "tail":
+            kinds[column] = "int"
+    return kinds
