@@ -388,7 +388,8 @@ def test_classify_command(tmp_path):
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
     assert list(rows[0]) == ["puzzle", "clues", "te_depth", "B", "BxB", "BxBB", "status", "seconds", "tail", "error"]
     assert [(r["te_depth"], r["B"], r["BxB"], r["BxBB"], r["status"]) for r in rows] == [
-        ("0", "", "", "", "solved"), ("1", "1", "", "", "solved"), ("2", "", "2", "", "solved"),
+        # B at depth 0 is 0, as SHC's B output and rate --rating B say (it was empty: helper-42)
+        ("0", "0", "", "", "solved"), ("1", "1", "", "", "solved"), ("2", "", "2", "", "solved"),
         ("3", "", "", "2", "solved"), ("", "", "", "", "invalid")]
     # resumed: nothing left to do
     again = _cli("classify", str(source), "-o", str(out), "--jobs", "1", "--no-progress")

@@ -42,10 +42,10 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
              time_limit: Optional[float], memory_limit: Optional[int], scheduler: Optional[str],
              retry: tuple[str, ...], template: Optional[str], progress: Optional[bool]) -> None:
     """Classify every puzzle of FILE (or stdin, or the PUZZLE given) by T&E-depth, with its B rating
-    (depth 1), BxB (depth 2) or BxBB (depth 3), and write CSV rows in input order.
+    (depth 0 or 1), BxB (depth 2) or BxBB (depth 3), and write CSV rows in input order.
 
     Columns: puzzle, clues, te_depth (gte_depth with --g), B, BxB, BxBB (the one of the puzzle's depth,
-    the others empty; all empty at depth 0), status (solved when classified; beyond-te1/-te2/-te3
+    the others empty; B is 0 at depth 0), status (solved when classified; beyond-te1/-te2/-te3
     past --max-depth, not-solved past --max-length, timeout, memory, crashed, invalid), seconds,
     tail (whatever followed the puzzle on its input line), error.  Resumable with -o like rate; on all cores or a dask cluster.  Exit status 1 when some row
     of the output is invalid or crashed (earlier rows of a resumed output too).

@@ -87,8 +87,8 @@ class Classification:
     """A puzzle's place in the T&E-depth classification (SPEC §10.3).
 
     ``depth`` is its T&E-depth (None beyond the depth asked for), ``value`` its sub-classification:
-    the B rating at depth 1, BxB at depth 2, BxBB at depth 3 (None at depth 0, or beyond the length
-    asked for).  ``status`` is ``solved`` when both are known; ``error`` says why not otherwise."""
+    the B rating at depth 0 (0: Singles solve it) and 1, BxB at depth 2, BxBB at depth 3 (None
+    beyond the length asked for).  ``status`` is ``solved`` when both are known; ``error`` says why not otherwise."""
 
     depth: Optional[int]
     value: Optional[int]
@@ -97,7 +97,7 @@ class Classification:
 
     @property
     def label(self) -> str:
-        """The name of the sub-classification at this depth: ``B``, ``BxB``, ``BxBB`` (empty at 0)."""
+        """The name of the sub-classification at this depth: ``B``, ``BxB``, ``BxBB``."""
         return SUB_NAMES.get(self.depth, "") if self.depth is not None else ""
 
     def columns(self) -> dict[str, Optional[int]]:
@@ -108,8 +108,9 @@ class Classification:
         return out
 
 
-#: the sub-classification at each depth
-SUB_NAMES = {1: "B", 2: "BxB", 3: "BxBB"}
+#: the sub-classification at each depth: B at depth 0 too, where it is 0 (Singles solve the puzzle), as
+#: SHC's B says and rate --rating B (classify left it empty there: helper-42)
+SUB_NAMES = {0: "B", 1: "B", 2: "BxB", 3: "BxBB"}
 #: the status of a puzzle beyond T&E(n)
 BEYOND = {1: Status.BEYOND_TE1, 2: Status.BEYOND_TE2, 3: Status.BEYOND_TE3}
 
@@ -260,7 +261,7 @@ def classify(puzzle: Puzzle, *, max_depth: int = MAX_DEPTH, max_length: int = 36
                               f"T&E-depth above {limit}" + (" (gT&E)" if g else "")
                               + ("" if task in ("BxB", "BxBB") else " (--max-depth)"))
     value = answer["value"] if answer["value"] >= 0 else None
-    wanted = {"TE": False, "BxB": depth == 2, "BxBB": depth == 3}.get(task, depth >= 1)
+    wanted = {"TE": False, "BxB": depth == 2, "BxBB": depth == 3}.get(task, depth >= 0)
     if wanted and value is None:
         name = SUB_NAMES[depth]
         return Classification(depth, None, Status.NOT_SOLVED, f"{name} above {max_length} (--max-length)")
