@@ -27,7 +27,8 @@ __all__ = [
     "Candidate", "ChainCell", "CspVariable", "EngineError", "InputError", "Interrupted", "InvalidPuzzleError",
     "MemoryLimitError", "NotSolvedError", "NotationError", "OptionError", "OutputError", "Puzzle", "PuzzleError", "PuzzleRecord", "Resolution", "Solver",
     "Status", "Step", "SudorulesError", "Theory", "TimeLimitError", "automorphisms", "canonical", "check", "classify",
-    "count_minimals", "generate_puzzles", "parse_puzzle", "rate", "read_puzzle_file", "read_puzzles", "solve",
+    "count_minimals", "generate_puzzles", "parse_puzzle", "rate", "read_path", "read_puzzle_file", "read_puzzles",
+    "solve",
 ]
 
 if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # what _load() binds, for type checkers and editors
     from .generation.generate import generate_frame as generate_puzzles
     from .puzzle import Candidate, Puzzle
     from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
+    from .resolution.notation import read_path
     from .resolution.steps import ChainCell, CspVariable, Resolution, Step
 
 
@@ -56,6 +58,7 @@ def _load() -> None:
     from .generation.generate import generate_frame as generate_puzzles
     from .puzzle import Candidate, Puzzle
     from .reader import PuzzleRecord, parse_puzzle, read_puzzle_file, read_puzzles
+    from .resolution.notation import read_path
     from .resolution.steps import ChainCell, CspVariable, Resolution, Step
 
     # Notebooks show a Puzzle as its grid and a Resolution as the step viewer (sudorules.draw).  Attached

@@ -18,6 +18,7 @@ case (``"gw"`` is ``gW``).
 from __future__ import annotations
 
 import os
+import threading
 from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
@@ -37,15 +38,21 @@ PuzzleInput = Union[str, Puzzle]
 #: one puzzle (text or Puzzle), a file (Path, or a str naming an existing file), or an iterable of puzzles
 Puzzles = Union[PuzzleInput, "os.PathLike[str]", Iterable[PuzzleInput], "pd.Series"]
 
-_solvers: dict[tuple[int, int], Solver] = {}
+#: each thread's solvers, by (max_length, lean_braids_from): one CLIPS environment serves one thread
+#: at a time, and two threads calling solve() at once on shared engines got CLIPS errors, wrong
+#: results and a segfault (helper-43); a thread's own engines run in parallel with the others'
+_local = threading.local()
 
 
 def _solver(max_length: int, lean_braids_from: int) -> Solver:
     key = (check_whole(max_length, "max_length", *MAX_LENGTH_RANGE),
            check_whole(lean_braids_from, "lean_braids_from", *LEAN_BRAIDS_FROM_RANGE))
-    if key not in _solvers:
-        _solvers[key] = Solver(max_length=key[0], lean_braids_from=key[1])
-    return _solvers[key]
+    solvers = getattr(_local, "solvers", None)
+    if solvers is None:
+        solvers = _local.solvers = {}
+    if key not in solvers:
+        solvers[key] = Solver(max_length=key[0], lean_braids_from=key[1])
+    return solvers[key]
 
 
 def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int = 36,
@@ -68,7 +75,7 @@ def solve(puzzle: Puzzles, theory: Union[Theory, str] = "W", *, max_length: int 
     that is invalid gets status ``invalid`` and its ``error`` (``line 3: several solutions``), as
     ``sudorules rate`` rows do.  A puzzle the theory cannot finish, or that reaches ``time_limit``
     (seconds) or ``memory_limit`` (MiB the rules may grow the process by, as ``solve --memory-limit``:
-    by default the memory available when the call starts, 0 for none), is not an error: the
+    by default three quarters of the memory available when the call starts, 0 for none), is not an error: the
     resolution says so in its ``status`` (``raise_for_status()`` turns it into one);
     ``str(resolution)`` is the path as ``sudorules solve`` prints it."""
     time_limit = check_time_limit(time_limit)

@@ -166,7 +166,11 @@ def check_duration(value: float, name: str = "time limit", minimum: float = MIN_
 
 
 def check_time_limit(value: Optional[float], name: str = "time limit") -> Optional[float]:
-    """A time limit per puzzle in seconds (None: no limit), at least :data:`MIN_TIME_LIMIT`."""
+    """A time limit per puzzle in seconds (None: no limit), at least :data:`MIN_TIME_LIMIT`; a number,
+    not its text (``time_limit="1"`` was taken where ``max_length="3"`` was refused: helper-43; the
+    command line's own text goes through :func:`check_duration`)."""
+    if isinstance(value, (str, bytes, bool)):
+        raise _bad(name, f"{value!r} is not a number of seconds")
     return None if value is None else check_duration(value, name)
 
 
@@ -184,12 +188,13 @@ def check_memory_mib(value: Optional[int], name: str = "memory limit") -> Option
 
 def solve_memory_bytes(value: Optional[int]) -> Optional[int]:
     """A solve's memory limit (``solve --memory-limit``, :func:`sudorules.solve`) in bytes, from MiB
-    checked as above: by default the memory available now (past it the kernel would kill a process,
-    maybe another one; top1465 #182 under gW grows by about 100 MB a second); 0, or a system that does
-    not say: none."""
+    checked as above: by default three quarters of the memory available now
+    (:func:`~sudorules.oscompat.usable_memory`: past it the kernel would kill a process, maybe
+    another one; top1465 #182 under gW grows by about 130 MB a second); 0, or a system that does not
+    say: none."""
     from . import oscompat
 
     value = check_memory_mib(value)
     if value is None:
-        return oscompat.available_memory()
+        return oscompat.usable_memory()
     return value * 2**20 or None

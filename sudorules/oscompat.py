@@ -229,6 +229,21 @@ def _parent_waiter(parent: int) -> Callable[[], None]:
 
 # --- memory ------------------------------------------------------------------------------------------
 
+#: The share of the available memory a run takes by default (solve's memory limit, rate's workers
+#: together).  All of it was too much: top1465 #182 under gW (130 MB a second) grew to 24.4 GB
+#: resident, past the 22 GiB available at its start, and the kernel's OOM killer ended it, status
+#: 137 and nothing said, before its limit was read (helper-43): "available" counts caches the
+#: kernel cannot always give back at once, and other processes grow meanwhile.
+USABLE_SHARE = 0.75
+
+
+def usable_memory() -> Optional[int]:
+    """The memory, in bytes, a run may take by default: :data:`USABLE_SHARE` of
+    :func:`available_memory`; None where that cannot be told."""
+    available = available_memory()
+    return None if available is None else int(available * USABLE_SHARE)
+
+
 def available_memory() -> Optional[int]:
     """The memory, in bytes, the system can give new work without swapping; None where it cannot
     be told."""

@@ -630,3 +630,59 @@ def test_a_candidate_is_made_only_of_digits_rows_and_columns_1_to_9():
             Candidate(*bad)
     made = Candidate(np.int64(3), 1, 9)
     assert made == Candidate(3, 1, 9) and type(made.digit) is int and made.cell == 8 and str(made) == "n3r1c9"
+
+
+def test_solve_from_several_threads_gives_the_sequential_results():
+    """Two threads calling sudorules.solve at once shared one CLIPS environment: CLIPS errors, wrong
+    results, a segfault (helper-43).  Each thread now has its own engines, and a Solver shared by
+    threads runs one of them at a time.  In a child process: a crash must fail the test, not end it."""
+    script = """
+import sys, threading, sudorules
+from sudorules.engine.solver import Solver
+puzzles = sys.argv[1:]
+want = {p: str(sudorules.solve(p)) for p in puzzles}
+shared = Solver()
+out = []
+def work(p, solve):
+    for _ in range(3):
+        try:
+            out.append(str(solve(p)) == want[p])
+        except Exception as error:
+            out.append(repr(error))
+for solve in (sudorules.solve, shared.solve):
+    threads = [threading.Thread(target=work, args=(p, solve)) for p in puzzles]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+print(out)
+"""
+    puzzles = ["..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.",
+               ".23.5.7.9.....91..7..........46.....3......1..9.241.3.5....2.76...8..9.........51"]
+    done = subprocess.run([sys.executable, "-c", script, *puzzles], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == str([True] * 12), done.stdout
+
+
+def test_a_resolution_read_back_from_json_is_equal_to_it():
+    """to_json keeps the seconds to the microsecond, and __eq__ compared them: the round trip of a
+    resolution was unequal (helper-43).  The time is no part of the result."""
+    resolution = sudorules.solve("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.")
+    resolution.seconds = 0.0208606050000526
+    again = Resolution.from_json(resolution.to_json())
+    assert again == resolution and again.seconds == pytest.approx(resolution.seconds, abs=1e-6)
+    assert again.steps == resolution.steps and str(again) == str(resolution)
+
+
+def test_read_path_is_a_top_level_function_and_refuses_what_is_no_text():
+    resolution = sudorules.solve("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.")
+    puzzle, steps = sudorules.read_path(str(resolution))
+    assert str(puzzle) == str(resolution.puzzle) and [s.text() for s in steps] == [s.text() for s in resolution.steps]
+    for bad in (None, str(resolution).encode()):
+        with pytest.raises(sudorules.NotationError, match="read_path reads the text of a printed path"):
+            sudorules.read_path(bad)
+
+
+def test_a_time_limit_is_a_number_not_its_text():
+    for bad in ("1", True, b"1"):
+        with pytest.raises(sudorules.OptionError, match="is not a number of seconds"):
+            sudorules.solve("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.",
+                            time_limit=bad)

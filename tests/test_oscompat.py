@@ -547,3 +547,18 @@ def test_a_bad_start_method_is_an_error_for_commands_without_workers(monkeypatch
     assert result.output.count("\n") == 1
     monkeypatch.delenv(oscompat.START_METHOD_VARIABLE)
     assert CliRunner().invoke(cli, command, input="1" * 81 + "\n").exit_code != 2
+
+
+def test_the_default_memory_limits_leave_a_quarter_of_the_available_memory(monkeypatch):
+    """All of the available memory as solve's default limit let top1465 #182 under gW grow to 24.4 GB
+    resident, past what the machine could give, and the kernel's OOM killer ended it with status 137
+    before the limit was read (helper-43).  solve and rate's workers now take three quarters of it."""
+    from sudorules.batch.pool import default_memory_limit
+    from sudorules.options import solve_memory_bytes
+
+    monkeypatch.setattr(oscompat, "available_memory", lambda: 16 * 2**30)
+    assert solve_memory_bytes(None) == 12 * 2**30
+    assert default_memory_limit(2) == 6 * 2**30 and default_memory_limit(1) == 12 * 2**30
+    assert solve_memory_bytes(500) == 500 * 2**20 and solve_memory_bytes(0) is None
+    monkeypatch.setattr(oscompat, "available_memory", lambda: None)
+    assert solve_memory_bytes(None) is None and default_memory_limit(2) is None

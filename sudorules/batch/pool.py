@@ -69,12 +69,13 @@ class PoolError(SudorulesError):
 
 
 def default_memory_limit(jobs: int) -> Optional[int]:
-    """The default per-worker memory limit in bytes: the available memory shared by the workers.
+    """The default per-worker memory limit in bytes: the memory a run may take
+    (:func:`~sudorules.oscompat.usable_memory`, three quarters of the available) shared by the workers.
 
     Without a limit, two B workers on B9-B10 puzzles take 20 GB, and on a smaller machine the
     kernel's OOM killer picks a victim, possibly the main process, instead of the puzzle ending as a
     ``memory`` row."""
-    available = oscompat.available_memory()
+    available = oscompat.usable_memory()
     return None if available is None else max(available // max(1, jobs), 256 * 2**20)
 
 

@@ -116,7 +116,7 @@ def _rating_help() -> str:
               help="Seconds per puzzle and rating; past it the row gets status timeout.")
 @click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
               help="MiB a worker may grow by past its loaded rules; past it the worker is replaced and the row "
-                   "gets status memory. Default: the available memory divided by --jobs. 0: no limit.")
+                   "gets status memory. Default: three quarters of the available memory, divided by --jobs. 0: no limit.")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", callback=_scheduler,
               help="Rate on this dask.distributed cluster instead of local worker processes (no --jobs: each "
                    "dask worker thread rates one puzzle at a time, --memory-limit capping its rating process).")

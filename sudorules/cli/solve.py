@@ -38,8 +38,8 @@ HEARTBEAT_SECONDS = 10.0
 @click.option("--time-limit", type=TIME_LIMIT, default=None,
               help="Seconds per puzzle before the run is stopped (exit status 4).")
 @click.option("--memory-limit", type=MEMORY_MIB, default=None, metavar="MiB",
-              help="MiB the run may grow by on one puzzle before it is stopped (exit status 5). Default: the "
-                   "memory available at the start. 0: no limit.")
+              help="MiB the run may grow by on one puzzle before it is stopped (exit status 5). Default: three "
+                   "quarters of the memory available at the start. 0: no limit.")
 @click.option("--verify/--no-verify", default=False,
               help="Re-check every step with the independent checker and the core's solution (T&E steps: "
                    "their contexts replayed down to the contradiction).")

@@ -11,6 +11,7 @@ costs 0.1 to 1 s and a puzzle often costs less.  ``sudorules solve``, the batch 
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from ..enums import Theory
@@ -44,7 +45,9 @@ class Solver:
 
     ``max_length`` caps whips and braids (1..36), ``lean_braids_from`` is the B theory's memory
     setting (see :class:`~sudorules.engine.Engine`).  Usable as a context manager, which frees the
-    engines at the end."""
+    engines at the end.  One thread at a time runs the rules of a solver: calls from other threads
+    wait (a CLIPS environment is not for two threads at once); give each thread its own solver to
+    run them in parallel, as :func:`sudorules.solve` does."""
 
     def __init__(self, *, max_length: int = 36, lean_braids_from: int = LEAN_BRAIDS_FROM):
         self.max_length = max_length
@@ -52,6 +55,7 @@ class Solver:
         self._engines: dict[Theory, "Engine"] = {}
         #: optional callable(level) given to every engine: run when a level is switched on
         self.level_hook = None
+        self._running = threading.Lock()  # one thread in the rules at a time (the class docstring)
 
     def engine(self, theory: Union[Theory, str]) -> "Engine":
         """The engine of ``theory``, loading its rules on first use."""
@@ -85,16 +89,18 @@ class Solver:
                 solution = unique_solution(puzzle)
             return te_resolution(puzzle, spec.theory, max_length=self.max_length, solution=solution,
                                  time_limit=time_limit)
-        engine = self.engine(theory)
         if solution is None:
             solution = unique_solution(puzzle)
-        return engine.solve(puzzle, time_limit=time_limit, solution=solution, memory_limit=memory_limit)
+        with self._running:
+            engine = self.engine(theory)
+            return engine.solve(puzzle, time_limit=time_limit, solution=solution, memory_limit=memory_limit)
 
     def close(self) -> None:
         """Free the engines (they are built again if the solver is used after)."""
-        for engine in self._engines.values():
-            engine.close()
-        self._engines.clear()
+        with self._running:
+            for engine in self._engines.values():
+                engine.close()
+            self._engines.clear()
 
     def __enter__(self) -> "Solver":
         return self

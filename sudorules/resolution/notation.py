@@ -39,8 +39,13 @@ def read_path(text: str):
     prints a rule application, in order.  A T&E step's context is the lines indented under it, down
     to its ``contradiction: no candidate for ...`` line (contexts nest); a T&E line with nothing
     indented under it (``solve --brief``) keeps an empty context.  Returns ``(puzzle, steps)``.  The
-    text of several paths (``solve FILE``'s) is a :class:`NotationError` naming the second puzzle's line.
+    text of several paths (``solve FILE``'s) is a :class:`NotationError` naming the second puzzle's line,
+    and so is anything but a text (``read_path(None)`` was an AttributeError, bytes a TypeError:
+    helper-43).
     """
+    if not isinstance(text, str):
+        raise NotationError(f"read_path reads the text of a printed path (a str), not {type(text).__name__}"
+                            + (": decode the bytes first" if isinstance(text, (bytes, bytearray)) else ""))
     puzzle = None
     ended = 0  # the line of the path's "PUZZLE n IS ..." line, once read
     top: list[Step] = []

@@ -447,7 +447,9 @@ class Resolution:
     candidates_after_singles: Optional[int] = None  #: candidates when BRT first stops (0 if solved by it)
     links_after_singles: Optional[int] = None  #: csp-links at that point (SPEC §6.3)
     candidates_after_whips1: Optional[int] = None  #: candidates when BRT + whips[1] first stop (0 if solved)
-    seconds: float = 0.0
+    #: how long the run took: not compared (two runs of one puzzle are the same resolution, and a JSON
+    #: round trip, which keeps microseconds, gave an unequal one: helper-43)
+    seconds: float = field(default=0.0, compare=False)
     contradiction: Optional[str] = None  #: e.g. "RC-CELL r4c5" when status is contradiction
     #: why the record is invalid (status invalid), e.g. "line 3: several solutions", or why the run
     #: stopped (status memory: "memory limit of 2048 MiB reached")
