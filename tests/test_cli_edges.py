@@ -1138,6 +1138,24 @@ def test_solve_html_stopped_writes_the_page_of_the_paths_printed_and_none_says_s
     assert page.read_text() == text
 
 
+def test_solve_html_with_a_closed_stdout_writes_the_page_of_the_paths_printed(tmp_path):
+    """``solve FILE --html page | head``: the reader gone, the run ended quietly with 141 and no page,
+    where an interrupt writes the page of the paths printed (helper-43)."""
+    source = tmp_path / "in.txt"
+    source.write_text(f"{EASY}\n{EASY}\n{HARD}\n{HARD}\n")
+    page = tmp_path / "page.html"
+    process = start(["solve", source, "--theory", "W", "--html", page], tmp_path, stdout=subprocess.PIPE)
+    seen = b""
+    while b"IS SOLVED" not in seen:  # the first path, whole
+        seen += process.stdout.readline()
+    process.stdout.close()  # the reader goes, as head does
+    code = process.wait(timeout=300)
+    err = process.stderr.read().decode() if process.stderr else ""
+    assert code == 141 and "Traceback" not in err and "Error" not in err, err
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and EASY.replace(".", "0") in text.replace(".", "0")
+
+
 def test_solve_html_and_svg_that_collide_are_refused_before_any_work(tmp_path):
     """``--html same --svg same`` printed every path and drew every step, then failed on the page;
     ``--html DIR/step-001.svg`` put the page where a drawing goes."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import click
 
@@ -129,64 +130,66 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
     memory_bytes = solve_memory_bytes(memory_limit)
     solver.level_hook = lambda level: where.__setitem__("level", level)
     status = 0
-    for rank, record in enumerate(records, start=1):
-        number = rank if numbered else 0
-        # a file's puzzle by its line, the one given as the argument as its path names it (PUZZLE 0)
-        at = where["at"] = record.where
-        if record.puzzle is None:
-            click.echo(f"{at}: {record.error}", err=True)
+    with _page_kept_on_a_closed_stdout(where):
+        for rank, record in enumerate(records, start=1):
+            number = rank if numbered else 0
+            # a file's puzzle by its line, the one given as the argument as its path names it (PUZZLE 0)
+            at = where["at"] = record.where
+            if record.puzzle is None:
+                click.echo(f"{at}: {record.error}", err=True)
+                if output_format == "json":
+                    _invalid_json(number, record.line, record.text.strip(), theory, max_length, record.error)
+                status = max(status, EXIT_INVALID)
+                continue
+            try:
+                solution = unique_solution(record.puzzle)
+            except InvalidPuzzleError as error:
+                click.echo(f"{at}: {error}", err=True)
+                if output_format == "json":
+                    _invalid_json(number, record.line, str(record.puzzle), theory, max_length, error.reason)
+                status = max(status, EXIT_INVALID)
+                continue
+            where["level"] = 0
+            beat = heartbeat(HEARTBEAT_SECONDS if progress else None,
+                             lambda seconds: (f"{where['at']}: still solving under {theory}, "
+                                              f"level {where['level']}, {seconds:.0f} s"),
+                             _say)
+            with beat, stop_after(hard_limit(time_limit), _time_is_up(at, time_limit)):
+                resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution,
+                                          memory_limit=memory_bytes)
             if output_format == "json":
-                _invalid_json(number, record.line, record.text.strip(), theory, max_length, record.error)
-            status = max(status, EXIT_INVALID)
-            continue
-        try:
-            solution = unique_solution(record.puzzle)
-        except InvalidPuzzleError as error:
-            click.echo(f"{at}: {error}", err=True)
-            if output_format == "json":
-                _invalid_json(number, record.line, str(record.puzzle), theory, max_length, error.reason)
-            status = max(status, EXIT_INVALID)
-            continue
-        where["level"] = 0
-        beat = heartbeat(HEARTBEAT_SECONDS if progress else None,
-                         lambda seconds: (f"{where['at']}: still solving under {theory}, "
-                                          f"level {where['level']}, {seconds:.0f} s"),
-                         _say)
-        with beat, stop_after(hard_limit(time_limit), _time_is_up(at, time_limit)):
-            resolution = solver.solve(record.puzzle, theory, time_limit=time_limit, solution=solution,
-                                      memory_limit=memory_bytes)
-        if output_format == "json":
-            _json_line(number, record.line, resolution)
-        else:
-            sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
-        sys.stdout.flush()
-        if html_output is not None:  # before the count: a signal in between keeps the page's paths and the count alike
-            resolutions.append((number, resolution))
-        where["done"] += 1
-        if svg_output is not None:
-            from ..draw import svg_steps
+                _json_line(number, record.line, resolution)
+            else:
+                sys.stdout.write(format_path(resolution, record.puzzle, number, brief=brief))
+            sys.stdout.flush()
+            if html_output is not None:  # before the count: a signal in between keeps the page's paths and the count alike
+                resolutions.append((number, resolution))
+            where["done"] += 1
+            if svg_output is not None:
+                from ..draw import svg_steps
 
-            folder = Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output)
-            where["drawing"] = str(folder)  # an interrupt meanwhile leaves its drawings partial: said then
-            note_earlier_files(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]), str(folder),
-                               "not drawn by this one")
-            where.pop("drawing", None)
-            drawn.append(folder)
-        if verify:
-            report = replay(record.puzzle, resolution.steps, solution)
-            if not report.ok:
-                index, text, problem = report.problems[0]
-                raise SudorulesError(f"{at}: step {index + 1} failed verification: {text}: {problem}")
-            click.echo(f"verified: {report.steps_checked} steps", err=True)
-        if resolution.status == "timeout":  # said as a memory stop is (the path alone said it: helper-38)
-            click.echo(f"{at}: time limit of {time_limit:g} s reached; stopped", err=True)
-            status = max(status, EXIT_TIMEOUT)
-        elif resolution.status == "memory":
-            said = resolution.error or f"memory limit of {(memory_bytes or 0) // 2**20} MiB reached"
-            click.echo(f"{at}: {said}; stopped", err=True)
-            status = max(status, EXIT_MEMORY)
-        elif resolution.status != "solved":
-            status = max(status, EXIT_NOT_SOLVED)
+                folder = Path(svg_output) / f"puzzle-{number}" if numbered else Path(svg_output)
+                where["drawing"] = str(folder)  # an interrupt meanwhile leaves its drawings partial: said then
+                note_earlier_files(folder, r"step-\d+\.svg", svg_steps(resolution, folder, inputs=[source]), str(folder),
+                                   "not drawn by this one")
+                where.pop("drawing", None)
+                drawn.append(folder)
+            if verify:
+                report = replay(record.puzzle, resolution.steps, solution)
+                if not report.ok:
+                    index, text, problem = report.problems[0]
+                    raise SudorulesError(f"{at}: step {index + 1} failed verification: {text}: {problem}")
+                # a file's lines say whose path (they were all alike: helper-43)
+                click.echo(f"{at + ': ' if numbered else ''}verified: {report.steps_checked} steps", err=True)
+            if resolution.status == "timeout":  # said as a memory stop is (the path alone said it: helper-38)
+                click.echo(f"{at}: time limit of {time_limit:g} s reached; stopped", err=True)
+                status = max(status, EXIT_TIMEOUT)
+            elif resolution.status == "memory":
+                said = resolution.error or f"memory limit of {(memory_bytes or 0) // 2**20} MiB reached"
+                click.echo(f"{at}: {said}; stopped", err=True)
+                status = max(status, EXIT_MEMORY)
+            elif resolution.status != "solved":
+                status = max(status, EXIT_NOT_SOLVED)
     if svg_output is not None:
         # and the other layout's entries: a file's puzzle-N folders beside a lone puzzle's step files
         # (or the reverse) went unmentioned, as if they were this run's
@@ -292,6 +295,22 @@ def _stop_cleanly_on_signals(where: dict) -> None:
         os._exit(128 + signum)
 
     install_signal_handlers(stop)
+
+
+@contextmanager
+def _page_kept_on_a_closed_stdout(where: dict) -> Iterator[None]:
+    """A reader that closes standard output (``| head -1``) ends the run quietly, status 141, as in
+    every command; the --html page of the paths printed before is written first, as an interrupt
+    writes it (it was lost: helper-43)."""
+    try:
+        yield
+    except BrokenPipeError:
+        if "page" in where:
+            try:
+                where["page"]()
+            except Exception:  # the page is lost, not the run's quiet end
+                pass
+        raise
 
 
 def _time_is_up(at: str, time_limit: Optional[float]):
