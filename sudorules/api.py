@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .enums import Status, Theory
+from .errors import InputError
 from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
                       solve_memory_bytes)
 from .puzzle import Puzzle
@@ -148,6 +149,12 @@ def records(puzzles: Puzzles) -> Iterator[PuzzleRecord]:
         return (record for number, text in enumerate(rows, start=1) for record in _one_item(number, text))
     check_many(puzzles, "a puzzle, a file path, an iterable of puzzles (a list, a pandas Series) "
                         "or an (N, 81) array of cell values")
+    if (isinstance(puzzles, (list, tuple)) and len(puzzles) == 81
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in puzzles)):
+        # one puzzle's cells, which read as 81 records "not a puzzle: int 0" (helper-43), as the
+        # (81,) array is refused
+        raise InputError("81 numbers are one puzzle's cells, not 81 puzzles: give them as np.array(cells)"
+                         ".reshape(1, 81), or as the puzzle's text")
     items = puzzles.tolist() if isinstance(puzzles, pd.Series) else puzzles
     return (record for number, item in enumerate(items, start=1) for record in _one_item(number, item))
 

@@ -686,3 +686,15 @@ def test_a_time_limit_is_a_number_not_its_text():
         with pytest.raises(sudorules.OptionError, match="is not a number of seconds"):
             sudorules.solve("..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1.",
                             time_limit=bad)
+
+
+def test_a_flat_list_of_81_cells_is_refused_with_the_way_to_give_it():
+    """81 ints read as 81 invalid records "not a puzzle: int 0", with no hint (helper-43)."""
+    cells = [int(c) for c in "..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1."
+             .replace(".", "0")]
+    for call in (sudorules.solve, sudorules.check):
+        with pytest.raises(sudorules.InputError, match=r"one puzzle's cells.*reshape\(1, 81\)"):
+            call(cells)
+    import numpy as np
+
+    assert sudorules.check(np.array(cells).reshape(1, 81))["solutions"].tolist() == [1]
