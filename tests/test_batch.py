@@ -932,3 +932,28 @@ def test_a_resume_reads_the_rows_done_one_at_a_time(tmp_path, monkeypatch):
     resumed = rate_file(str(source), str(out), RateOptions(ratings=("B",), jobs=1, progress=False))
     assert resumed.skipped == 4 and resumed.rated == 4 and resumed.earlier == {"solved": 4}
     assert _without_seconds(_rows(out)) == _without_seconds(_rows(whole))
+
+
+def test_an_interrupt_while_the_earlier_rows_are_read_says_they_are_kept(tmp_path, monkeypatch):
+    """Stopped while it read the 200,000 rows already in its output, a resume said "interrupted after
+    0 rows", as if the file were empty (helper-44); it says the rows are being read and kept."""
+    from click.testing import CliRunner
+
+    from sudorules.batch import runner
+    from sudorules.cli import main as cli
+    from sudorules.errors import Interrupted
+
+    easy = "..3....8..5.78.1....91....52.......6..7....3.6...1.......2..9....16..3..9725...1."
+    source, out = tmp_path / "in.txt", tmp_path / "out.csv"
+    source.write_text(f"{easy}\n{easy}\n")
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    before = out.read_text()
+
+    def stopped(*args, **kwargs):
+        raise Interrupted(signal.SIGTERM)
+
+    monkeypatch.setattr(runner, "_earlier_rows", stopped)
+    result = CliRunner().invoke(cli, ["rate", str(source), "-o", str(out), "--jobs", "1", "--no-progress"])
+    assert result.exit_code == 143
+    assert f"interrupted while reading the rows already in {out}, which are kept" in result.output, result.output
+    assert "after 0 rows" not in result.output and out.read_text() == before

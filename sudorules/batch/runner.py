@@ -207,6 +207,10 @@ class BatchSummary:
     #: the statuses of the rows found in the output (resumed; after a retry, as it left them): the
     #: exit status is the whole output's, not only this run's rows'
     earlier: dict[str, int] = field(default_factory=dict)
+    #: True while the rows already in the output are read and checked against the input (before
+    #: they are counted in ``skipped``): an interrupt then said "after 0 rows" of an output that held
+    #: 200,000 (helper-44)
+    reading_output: bool = False
 
     @property
     def rows(self) -> int:
@@ -543,7 +547,9 @@ def _rate_file(source: str, output: Optional[str], options: RateOptions, templat
             # the rows already there, read twice from the file rather than held (a resume of 600,000
             # rows held them all, 626 MB): once for their statuses and notes, then one at a time
             # beside the input's records, whose puzzles and tails they must match
+            summary.reading_output = True
             count, earlier, other = _earlier_rows(_rows_after_header(path, columns), columns.index("status"), options)
+            summary.reading_output = False
             if not retry:
                 records = _skip_done(records, islice(_rows_after_header(path, columns), count), _tail_at(columns))
             handle_fd = _opened(lambda: os.open(path, os.O_WRONLY | os.O_APPEND | O_BINARY), output)

@@ -177,7 +177,9 @@ def run_batch(source: str, output: Optional[str], options: RateOptions, verb: st
             of = f" of {done.total}" if done.total else ""
             again = ("; run the same command again to resume" if output not in (None, "-") and not is_stream(output)
                      else "")  # a FIFO or a device holds nothing to resume from
-            if done.retrying is not None and done.retried < done.retrying:  # stopped inside --retry
+            if done.reading_output:  # nothing rated yet, and the earlier rows not yet counted
+                click.echo(f"interrupted while reading the rows already in {output}, which are kept{again}", err=True)
+            elif done.retrying is not None and done.retried < done.retrying:  # stopped inside --retry
                 click.echo(f"interrupted inside --retry after {done.retried} of {done.retrying} rows{again}", err=True)
             else:
                 click.echo(f"interrupted after {done.rows}{of} rows{again}", err=True)
