@@ -1217,3 +1217,15 @@ def test_out_of_memory_is_one_error_line_for_every_command(command, target, args
     assert result.exit_code == 1, result.output
     assert_clean(result.stderr)
     assert result.stderr.startswith("Error: out of memory") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_solve_refuses_an_argument_holding_several_puzzles(tmp_path):
+    """Two lines of puzzles given as the argument were both PUZZLE 0, the second's drawings written
+    over the first's (helper-43); one puzzle in the grid form is still one."""
+    two = f"{EASY}\n{EASY}"
+    result = run(["solve", two, "--svg", tmp_path / "steps"], tmp_path)
+    assert result.returncode == 2 and "the argument holds 2 puzzles" in result.stderr, describe(result)
+    assert not (tmp_path / "steps").exists()
+    grid = "\n".join(EASY[9 * r: 9 * r + 9] for r in range(9))
+    result = run(["solve", grid], tmp_path)
+    assert result.returncode == 0 and "PUZZLE 0 IS SOLVED" in result.stdout, describe(result)

@@ -96,6 +96,13 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
                                "context, for Resolution.from_json to read back whole")
     records = records_from_argument(source)
     numbered = names_file(source)
+    if not numbered:
+        # a puzzle given as the argument is PUZZLE 0, its drawings step-N.svg: two lines of puzzles
+        # there were both PUZZLE 0, the second's drawings over the first's (helper-43)
+        records = list(records)
+        if len(records) > 1:
+            raise click.UsageError(f"the argument holds {len(records)} puzzles; solve takes one there: put them "
+                                   "in a file (or - for standard input)")
     if numbered:
         check_output(None, inputs=[source])  # the paths printed onto the input file (solve in.txt >> in.txt)
     svg_files = r"puzzle-\d+/step-\d+\.svg" if numbered else r"step-\d+\.svg"
