@@ -246,3 +246,21 @@ def test_subsets_memory_stays_bounded_at_any_size():
     grown, samples, abandoned = done.stdout.split()
     assert (samples, abandoned) == ("0", "1")
     assert float(grown) < 150, f"peak memory grew by {grown} MiB"
+
+
+def test_cli_count_whose_deadline_dropped_samples_says_so_when_none_found(monkeypatch):
+    """Subsets of 40 in half a minute completed 11 samples, all empty (the ones with puzzles are the
+    slow ones, dropped at the deadline), and the advice was a larger --size (helper-45)."""
+    from sudorules.cli import count as count_cli
+    from sudorules.generation.count import CountResult
+
+    def quick_and_empty(method, size, **options):
+        return CountResult(method, size, options.get("max_clues") or size, samples=11, abandoned=1, stopped=True,
+                           seconds=30.0)
+
+    monkeypatch.setattr(count_cli, "count_minimals", quick_and_empty)
+    result = CliRunner().invoke(main, ["count", "-m", "subsets", "-s", "40", "--minutes", "0.5", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    last = result.stdout.splitlines()[-1]
+    assert "in the 11 samples completed, and 1 sample in progress dropped at the --minutes deadline" in last, last
+    assert "give --samples K" in last and "a larger --size" not in last

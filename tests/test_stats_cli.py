@@ -733,3 +733,12 @@ def test_an_invalid_rows_tries_are_not_in_t(tmp_path):
     assert data["minimals"]["total_tries"] == sum(tries)
     per_clue = {r["clues"]: r for r in data["minimals"]["per_clue"]}
     assert per_clue[26]["per_grid"] == pytest.approx(math.comb(81, 26) / sum(tries))
+
+
+def test_plot_scale_without_plot_is_refused(tmp_path):
+    """--plot-scale log without --plot was taken without a word, drawing nothing (helper-45)."""
+    table = tmp_path / "p.csv"
+    table.write_text("clues,W\n25,1\n26,2\n27,3\n")
+    result = run("stats", table, "--plot-scale", "log")
+    assert result.exit_code == 2 and "--plot-scale log applies to the --plot drawing" in result.output
+    assert run("stats", table, "--plot-scale", "auto").exit_code == 0

@@ -234,3 +234,4 @@ def test_weights_that_overflow_and_weights_that_differ_in_the_last_digits(tmp_pa
     assert refused.exit_code == 2 and "--weights FILE" in refused.output
     named = run("compare", inline, "--ratings", "W", "weight")
     assert named.exit_code == 2 and "importance weights" in named.output and "unknown" not in named.output
+

@@ -111,6 +111,13 @@ def _print_table(result: CountResult, method: str, size: int, weighted: bool, jo
         nearer = "a smaller --size" if method == "supersets" else "a larger --size"
         said = (f"no minimal puzzle of {clues} found in {plural(result.samples, 'sample', grouped=True)}: no "
                 f"estimate (0 with no error bound); take more samples (--samples, --minutes) or {nearer}")
+        if result.abandoned:
+            # the samples that hold puzzles are the slow ones, the ones the deadline cut (helper-45: size
+            # 40 in 0.5 min completed 11 empty samples, and the advice pointed the other way)
+            said = (f"no minimal puzzle of {clues} found in the {plural(result.samples, 'sample', grouped=True)} "
+                    f"completed, and {plural(result.abandoned, 'sample')} in progress dropped at the --minutes "
+                    "deadline: the samples that hold puzzles are the slow ones; give --samples K, which waits for "
+                    "each, or more --minutes")
     if as_csv:
         click.echo(f"# {header}", err=True)
         with open_output(None) as stream:

@@ -97,6 +97,8 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], weights: str | None,
     from ..stats import build_report, load_collection, parse_column_option  # pandas: only when run
     from ..stats.text import format_report
 
+    if plot is None and plot_scale != "auto":  # accepted without a word, drawing nothing (helper-45)
+        raise click.UsageError(f"--plot-scale {plot_scale} applies to the --plot drawing: give --plot OUT.png too")
     pairs = [parse_column_option(text) for text in columns]
     inputs = list(files) + [path for _, path in pairs] + ([weights] if weights is not None else [])
     from ..output import check_output
