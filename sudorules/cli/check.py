@@ -7,7 +7,7 @@ from typing import Optional
 import click
 
 from ..batch.check import check_records, columns, write_csv
-from ..collection.template import output_kinds, row_template
+from ..collection.template import output_template
 from ..errors import EXIT_INVALID
 from ..output import check_csv_output, open_output
 from ..progress import RecordProgress
@@ -37,7 +37,7 @@ def check(source: str, output: Optional[str], canonical: bool, template: Optiona
     followed the puzzle on its input line; canonical before tail with --canonical).  Exit status 1 when some input record does not parse
     (its row names the line and the reason), 2 when the input or the output cannot be used (no
     such file, a directory, an output that is an input...)."""
-    formatted = row_template(template, columns(canonical), kinds=output_kinds(columns(canonical)))
+    formatted = output_template(template, columns(canonical))
     records = records_from_argument(source)
     check_csv_output(output, inputs=[source])
     with open_output(output, inputs=[source]) as stream, RecordProgress(source, shows_progress(progress, to_stdout(output)) and names_file(source)) as shown:

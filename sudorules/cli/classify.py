@@ -7,7 +7,7 @@ from typing import Optional
 import click
 
 from ..batch.rating import classify_columns, header
-from ..collection.template import output_kinds, row_template
+from ..collection.template import output_template
 from ..batch.runner import RateOptions
 from . import main
 from ..options import MAX_DEPTH_RANGE, MAX_LENGTH_RANGE
@@ -51,8 +51,7 @@ def classify(source: str, jobs: Optional[int], output: Optional[str], max_depth:
     of the output is invalid or crashed (earlier rows of a resumed output too).
     """
     no_jobs_on_cluster(jobs, scheduler)
-    columns = header(classify_columns(gflag))
-    formatted = row_template(template, columns, kinds=output_kinds(columns))  # checked before any work
+    formatted = output_template(template, header(classify_columns(gflag)))  # checked before any work
     options = RateOptions(
         ratings=classify_columns(gflag), jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,

@@ -13,7 +13,7 @@ from ..batch.runner import RateOptions, rate_file
 from ..enums import Status
 from ..errors import EXIT_INVALID, Interrupted, OptionError
 from ..batch.rating import STATUSES, all_ratings, canonical_rating, header
-from ..collection.template import RowTemplate, output_kinds, row_template
+from ..collection.template import RowTemplate, output_template
 from ..reader import ARGUMENT_PUZZLE, looks_like_puzzle, names_file, records_from_argument
 from ..output import is_stream
 from . import main, plural
@@ -145,7 +145,7 @@ def rate(source: str, ratings: tuple[str, ...], jobs: Optional[int], output: Opt
     """
     no_jobs_on_cluster(jobs, scheduler)
     # an unknown column, or a spec its cells cannot take: an error before any work
-    formatted = row_template(template, header(ratings, canonical), kinds=output_kinds(header(ratings, canonical)))
+    formatted = output_template(template, header(ratings, canonical))
     run_batch(source, output, RateOptions(
         ratings=ratings, jobs=jobs, max_length=max_length, time_limit=time_limit,
         memory_limit=memory_limit, scheduler=scheduler, retry=retry,

@@ -115,7 +115,7 @@ class RowTemplate:
                 raise OptionError(f"{self.option}: {field}: {part.name} is a text, and this spec formats numbers "
                                   "(a text takes a width, an alignment and .N to cut it)")
             return
-        if not any(parts[name] for name in ("sign", "z", "alt", "zero", "grouping", "precision", "type")):
+        if not any(parts[name] for name in _BEYOND_PADDING):
             return  # fill, alignment and width: the cell's text padded, a number or not
         sample, what = (7, "whole numbers") if kind == "int" else (1.5, "decimal numbers")
         try:
@@ -216,6 +216,9 @@ MAX_WIDTH = 1000
 #: set, as here, it writes the number as d or g does; x, o, b, % are the number in another notation.)
 _NOT_THE_NUMBER = {"c": "the character of that code"}
 
+#: the parts of a format spec beyond fill, alignment and width (without them, a cell's text is padded)
+_BEYOND_PADDING = ("sign", "z", "alt", "zero", "grouping", "precision", "type")
+
 #: format spec types that read the cell as a number (``{seconds:.2f}``, ``{W:03d}``)
 _FLOAT_TYPES, _INT_TYPES = set("eEfFgG%"), set("dnxXob")
 
@@ -284,7 +287,7 @@ def _formatted(text: str, spec: str, grid: bool = False) -> str:
     parts = _SPEC.fullmatch(spec)
     assert parts is not None  # the spec was checked when the template was made
     number = None if grid else _number(text)
-    if not any(parts[name] for name in ("sign", "z", "alt", "zero", "grouping", "precision", "type")):
+    if not any(parts[name] for name in _BEYOND_PADDING):
         return _padded(text, parts, number is not None)
     if number is not None and parts["type"] != "s":
         if parts["type"] in _INT_TYPES and isinstance(number, float) and number.is_integer():
@@ -313,6 +316,12 @@ def row_template(text: Optional[str], columns: Sequence[str], option: str = "--f
     """The template of a ``--format`` option, checked against ``columns`` (and their ``kinds``, see
     :func:`output_kinds`); None when not given."""
     return None if text is None else RowTemplate(text, columns, option, kinds)
+
+
+def output_template(text: Optional[str], columns: Sequence[str]) -> Optional[RowTemplate]:
+    """:func:`row_template` for the output of ``check``, ``rate`` or ``classify``, whose columns'
+    kinds are known (:func:`output_kinds`)."""
+    return row_template(text, columns, kinds=output_kinds(columns))
 
 
 #: the text columns of our own outputs (check, rate, classify); ``tail`` is whatever followed the

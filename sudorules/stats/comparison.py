@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .distributions import clue_weights
+from .distributions import unbiased_weights
 from .loading import COUNTED_NOWHERE, Collection, StatsInputError
 
 
@@ -61,7 +61,7 @@ def compare_ratings(collection: Collection, first: str, second: str) -> dict:
                                   if status in COUNTED_NOWHERE}}
     if collection.has_clues:
         clues = collection.clues()[both].dropna()
-        factors = clue_weights(clues) * (1.0 if weights is None else weights[clues.index])
+        factors = unbiased_weights(clues, weights)
         if len(factors):
             result["unbiased_percent"] = float(100 * factors[differ[clues.index]].sum() / factors.sum())
     result["raw_percent"] = float(result["raw_percent"])

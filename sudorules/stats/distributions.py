@@ -33,6 +33,13 @@ def clue_weights(clues: pd.Series) -> pd.Series:
     return clues.map(factors).astype(float)
 
 
+def unbiased_weights(clues: pd.Series, weights: Optional[pd.Series] = None) -> pd.Series:
+    """Each row's weight in the unbiased figures: cf(clues), times its importance weight when the
+    puzzles are weighted (NaN where either is missing)."""
+    factors = clue_weights(clues)
+    return factors if weights is None else factors * weights[clues.index]
+
+
 def class_sizes(clues: pd.Series, weights: Optional[pd.Series] = None) -> tuple[pd.Series, pd.Series, pd.Series]:
     """Per clue count n: on(n), the rows; the class's size in a mixture, on(n) or with importance
     ``weights`` W(n) = Σ w; and its effective number of rows, on(n) or n_eff(n) = W(n)²/Σ w² (Kish),
@@ -77,10 +84,7 @@ def level_distribution(values: pd.Series, clues: pd.Series | None = None,
     table = pd.DataFrame({"count": counts, "raw_percent": 100 * shares / shares.sum()})
     if clues is not None:
         both = pd.DataFrame({"x": values, "n": clues}).dropna()
-        factors = clue_weights(both["n"])
-        if weights is not None:
-            factors = factors * weights[both.index]
-        real = factors.groupby(both["x"].astype(int)).sum()
+        real = unbiased_weights(both["n"], weights).groupby(both["x"].astype(int)).sum()
         table["unbiased_percent"] = (100 * real / real.sum()).reindex(table.index, fill_value=0.0)
     table.index.name = "level"
     return table

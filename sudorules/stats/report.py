@@ -24,7 +24,7 @@ import pandas as pd
 
 from .correction import correction_factor
 from .correlation import correlation_matrix, log_transform, mean_distances
-from .distributions import clue_distribution, clue_weights, is_discrete, level_distribution
+from .distributions import clue_distribution, is_discrete, level_distribution, unbiased_weights
 from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
 from .minimals import minimals_per_grid
 from .moments import per_clue_table, plain_moments, weighted_moments
@@ -105,9 +105,7 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
 
     columns = {name: (log_transform(name, collection.values(name), where) if name in log_columns
                       else collection.values(name)) for name in names}
-    corrected = None
-    if unbiased:
-        corrected = clue_weights(collection.clues()) * (1.0 if weights is None else weights)
+    corrected = unbiased_weights(collection.clues(), weights) if unbiased else None
     ratings = [name for name in names if name != CLUES]
     raw = correlation_matrix(columns, weights)
     report["correlation"] = {"columns": names, "log": list(log_columns), "raw": raw.values.tolist(),

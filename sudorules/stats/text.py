@@ -101,15 +101,21 @@ def weights_line(weights: dict) -> str:
 CLASS_WEIGHT = "Σw(n)"
 
 
+def _class_terms(report: dict) -> tuple[dict[str, str], str, str]:
+    """How a clue class is told in a table and its formulas: the ``weight`` column (with weights),
+    the class's size (on(n) or Σw(n)) and its count in an error (on(n) or n_eff(n))."""
+    if report.get("weights"):
+        return {"weight": CLASS_WEIGHT}, CLASS_WEIGHT, "n_eff(n)"
+    return {}, "on(n)", "on(n)"
+
+
 def format_report(report: dict, by_clues: bool = False) -> str:
     """All sections of the report as text tables; per-clue tables only with ``by_clues``."""
     parts = [_header(report), _moments_section(report)]
     if report["clue_distribution"]:
-        weighted = bool(report.get("weights"))
-        columns = {"clues": "clues", "on": "on(n)", **({"weight": CLASS_WEIGHT} if weighted else {}),
-                   "raw_percent": "raw %"}
-        size, count = (CLASS_WEIGHT, "n_eff(n)") if weighted else ("on(n)", "on(n)")
-        how = f"raw % = {size} normalised" if weighted else ""
+        weight, size, count = _class_terms(report)
+        columns = {"clues": "clues", "on": "on(n)", **weight, "raw_percent": "raw %"}
+        how = f"raw % = {size} normalised" if weight else ""
         if report["unbiased"]:
             columns.update({"cf_exact": "cf(n)", "unbiased_percent": "unbiased %",
                             "unbiased_percent_sd": "± sd"})
@@ -130,9 +136,9 @@ def format_report(report: dict, by_clues: bool = False) -> str:
         for name, records in report["per_clue"].items():
             if name == "clues":  # E = n and sd = 0 on every row (helper-39): the clue distribution says it all
                 continue
-            weighted = {"weight": CLASS_WEIGHT} if report.get("weights") else {}
-            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n){', weighted' if weighted else ''})\n"
-                         + _table(records, {"clues": "clues", "on": "on(n)", **weighted, "mean": "E", "sd": "sd"}))
+            weight = _class_terms(report)[0]
+            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n){', weighted' if weight else ''})\n"
+                         + _table(records, {"clues": "clues", "on": "on(n)", **weight, "mean": "E", "sd": "sd"}))
     parts.extend(_minimals_section(report))
     return "\n\n".join(parts) + "\n"
 
@@ -179,11 +185,9 @@ def _minimals_section(report: dict) -> list[str]:
     total = {"clues": "all", "per_grid": minimals["per_grid"], "relative_error": minimals["relative_error"]}
     records = [{**r, "relative_error": 100 * r["relative_error"]} for r in minimals["per_clue"]]
     records.append({**total, "relative_error": 100 * total["relative_error"]})
-    weighted = bool(report.get("weights"))
-    table = _table(records, {"clues": "clues", "on": "on(n)", **({"weight": CLASS_WEIGHT} if weighted else {}),
-                             "per_grid": "minimals per grid", "relative_error": "rel. error %",
-                             "tries_per_minimal": "tries per minimal"}, 5)
-    size, count = (CLASS_WEIGHT, "n_eff(n)") if weighted else ("on(n)", "on(n)")
+    weight, size, count = _class_terms(report)
+    table = _table(records, {"clues": "clues", "on": "on(n)", **weight, "per_grid": "minimals per grid",
+                             "relative_error": "rel. error %", "tries_per_minimal": "tries per minimal"}, 5)
     return [f"Minimal puzzles per complete grid (000 §2.1.5: {size}·C(81,n)/T, T = {minimals['total_tries']:.6g} "
             f"tries; error 1/sqrt({count}))\nAssumes {minimals['assumes']}.\n" + table]
 
