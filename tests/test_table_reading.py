@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sudorules.collection.table import cell_number, csv_rows, text_lines
+from sudorules.collection import table as tables
+from sudorules.collection.table import UNIT, Rows, cell_number, csv_rows, csv_table, text_lines
 from sudorules.stats import loading
 from sudorules.stats.correction import correction_weight
 from sudorules.stats.distributions import clue_weights
@@ -50,6 +51,30 @@ def test_a_table_read_in_runs_is_the_table_read_at_once(monkeypatch, run):
     assert whole["line"].tolist() == lines
     assert [i for i, s in enumerate(whole["status"]) if s == loading.UNREADABLE] == sorted(broken)
     assert whole.loc[12, "tail"] == "=1+1" and whole.loc[11, "tail"] == "two\nlines"
+
+
+def test_packed_rows_give_back_the_cells_read(monkeypatch):
+    """select holds its rows packed (one string a row): each row reads back as the reader's cells, a
+    cell holding the packing's separator itself, or empty cells at either end, included."""
+    rows = [["a", "", "c"], ["", "", ""], [f"x{UNIT}y", "z", ""], ["1", "2", "3"]]
+    packed = Rows(rows)
+    assert len(packed) == 4 and list(packed) == rows and [packed[i] for i in range(4)] == rows
+    assert packed[-2] == rows[-2] and packed[1:3] == rows[1:3]
+    packed[0].append("changed")  # a row read is the caller's copy
+    assert packed[0] == rows[0]
+    text = _table_text().replace("p3,", f"p{UNIT}3,")
+    monkeypatch.setattr(tables, "csv_chunks", lambda name, text, size=5: _chunks(name, text, size))
+    table = csv_table("t.csv", text.replace("p7,7,0\n", "").replace("p15,6,1\n", ""))
+    header, expected, lines, broken = csv_rows("t.csv", text.replace("p7,7,0\n", "").replace("p15,6,1\n", ""))
+    assert not broken and list(table.rows) == expected and list(table.lines) == lines
+    assert table.rows[3][0] == f"p{UNIT}3"
+
+
+_csv_chunks = tables.csv_chunks
+
+
+def _chunks(name, text, size):  # the reader's runs made small, so that a table is packed from several
+    return _csv_chunks(name, text, size=size)
 
 
 def _storages():
