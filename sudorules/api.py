@@ -28,7 +28,7 @@ from .enums import Status, Theory
 from .errors import InputError
 from .options import (LEAN_BRAIDS_FROM_RANGE, MAX_LENGTH_RANGE, check_time_limit, check_whole,
                       solve_memory_bytes)
-from .puzzle import Puzzle
+from .puzzle import Puzzle, split_lines
 from .reader import (PuzzleRecord, cell_array, check_many, check_source, is_missing, looks_like_puzzle,
                      names_file, not_a_puzzle, read_puzzle_file, read_puzzles, records_from_argument)
 from .engine.schedule import LEAN_BRAIDS_FROM
@@ -102,7 +102,7 @@ def _solve_record(solver: Solver, number: int, record: PuzzleRecord, theory: The
             return resolution
         except InvalidPuzzleError as invalid:
             error = invalid.reason
-    return Resolution(puzzle=str(record.puzzle) if record.ok else record.text.strip(), theory=theory,
+    return Resolution(puzzle=record.cell, theory=theory,
                       max_length=solver.max_length, status=Status.INVALID, error=f"{record.where}: {error}",
                       number=number, line=record.line)
 
@@ -172,7 +172,7 @@ def _one_item(number: int, item: object) -> Iterator[PuzzleRecord]:
     if why is not None:  # None, NaN, pd.NA, NaT (a missing value of a Series: no text), a number...
         yield PuzzleRecord(number, "" if is_missing(item) else str(item), None, why)
         return
-    found = list(read_puzzles(item.splitlines()))
+    found = list(read_puzzles(split_lines(item)))
     if len(found) == 1:
         record = found[0]
         yield PuzzleRecord(number, record.text, record.puzzle, record.error, record.tail)

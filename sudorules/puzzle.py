@@ -526,7 +526,7 @@ def parse_puzzle(text: str) -> "Puzzle":
     """
     if not isinstance(text, str):
         raise PuzzleTypeError(f"a puzzle's text must be a str, not {type(text).__name__}")
-    records = list(parse_lines(text.splitlines()))
+    records = list(parse_lines(split_lines(text)))
     if not records:
         raise PuzzleError("empty input: no puzzle")
     if len(records) > 1:
@@ -535,6 +535,14 @@ def parse_puzzle(text: str) -> "Puzzle":
     if puzzle is None:
         raise PuzzleError(error or "invalid puzzle")
     return puzzle
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text as a file is read line by line: a line ends at ``\\r\\n``, ``\\r`` or
+    ``\\n`` only (``str.splitlines`` also ends one at ``\\f``, ``\\v``, ``\\x1c``-``\\x1e``, ``\\x85``,
+    U+2028 and U+2029, so that a puzzle given as an argument or to the API was two records where the
+    same line in a file was one with a tail)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 #: one parsed record: (first line number, its text, the puzzle or None, the reason or None, the tail)
@@ -547,64 +555,125 @@ _UNDECODED = re.compile("[\udc80-\udcff]")
 
 def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
     """Parse text lines into one record per puzzle, valid or not, in input order (the forms above):
-    a bad line never stops parsing."""
+    a bad line never stops parsing.  Which lines make a record is :func:`record_parts`' part, the
+    one place that says it (the readers' count of records, :func:`sudorules.reader.count_records`,
+    reads the same parts without building puzzles)."""
+    for kind, number, text, data, tail in record_parts(lines):
+        if kind == _LINE:
+            yield _line_record(number, text, data)
+        elif kind == _GRID:
+            masks, pencilmark = data
+            yield (_marks_record(number, text, masks, "") if pencilmark
+                   else _record(number, text, [_single_digit(m) for m in masks], ""))
+        else:
+            yield (number, text, None, data, tail)
+
+
+#: the kinds of :func:`record_parts`: one line to read as a record, a complete multi-line grid, an
+#: invalid record whose reason is known
+_LINE, _GRID, _INVALID = "line", "grid", "invalid"
+
+
+def _line_record(number: int, line: str, scanned: Optional[tuple[list[int], Optional[str], str]]) -> ParsedRecord:
+    """The record of a one-line puzzle (81 grid characters and a tail) or pencilmark line (729)."""
+    values, bad, tail = scanned if scanned is not None else scan_line(line)
+    # a "tail" of hundreds of grid characters is the rest of a pencilmark line whose cells are
+    # separated by spaces (its first 81 characters were read as a puzzle with a repeat)
+    marks, why, marks_tail = (_pencilmark_line(line) if bad is not None or len(tail) >= _PENCILMARK_REST
+                              else (None, None, ""))
+    if marks is not None:
+        return _marks_record(number, line, marks, marks_tail)
+    if bad is not None:
+        return (number, line, None, why or bad, "")
+    return _record(number, line, values, tail)
+
+
+def record_parts(lines: Iterable[str]) -> Iterator[tuple[str, int, str, object, str]]:
+    """The records of text lines as ``(kind, first line number, text, data, tail)``, before any puzzle
+    is made: ``_LINE`` (data: the line's :func:`scan_line` or None, read when the record is made),
+    ``_GRID`` (data: its 81 masks and whether it is a candidate grid) or ``_INVALID`` (data: the
+    reason).
+
+    A multi-line grid is nine rows.  A bad row of a grid begun (a typo, 8 or 10 grid characters, a
+    byte that is no UTF-8) takes a row's place, and the grid is one invalid record; a line that may
+    be a first row with a typo begins a grid only when a valid row follows it.  A blank or border
+    line after a number of rows that is no multiple of three ends a grid cut short (bands are three
+    rows; a grid missing a row took the next grid's first, and every later grid of the file was read
+    a row late, some as valid puzzles that are none of the file's), unless the grid's layout puts
+    such a line after its first row (a border or blank line between every two rows)."""
     pending: list[tuple[int, str, list[int], bool]] = []  # rows of a multi-line grid: masks, pencilmark?
-    # The first bad row of the grid begun, as "reason of line N": a row of nine cells with a typo
-    # ('| . 6 x | . 9 1 | . . . |') is a row of that grid, which is then one invalid record; it made
-    # three (the rows before it, the bad line, the rows after it).
-    grid_error: list[str] = []
-
-    def flush_grid_begun() -> Iterator[ParsedRecord]:
-        if pending:
-            first_line, first_text, _, _ = pending[0]
-            said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
-            yield (first_line, first_text, None, said, "")
-            pending.clear()
-            grid_error.clear()
-
-    # A line that may be a grid's first row with a typo, (number, line, reason): it begins a grid
-    # only if the next line is a valid row; else it is the one invalid line it always was (a typo in
-    # a first row made that row a record, and every later grid of the file began a row late:
-    # rows 2-9 of one grid and row 1 of the next, each such puzzle invalid or, worse, valid)
+    grid_error: list[str] = []  # the first bad row of the grid begun, as "reason of line N"
+    # a line that may be a grid's first row with a typo, (number, line, reason): it begins a grid only
+    # if the next line is a valid row; else it is the one invalid line it always was
     tentative: list[tuple[int, str, str]] = []
+    spaced = [False]  # the grid begun has a blank or border line after its first row: every row has one
+    after_separator = [False]  # the line before was a blank or border line
 
-    def flush_incomplete() -> Iterator[ParsedRecord]:
+    def flush_incomplete() -> Iterator[tuple[str, int, str, object, str]]:
         if tentative and len(pending) == 1:  # no row followed: the bad line alone
             number, line, reason = tentative.pop()
-            pending.clear()
-            grid_error.clear()
-            yield (number, line, None, reason, "")
-            return
-        tentative.clear()
-        yield from flush_grid_begun()
+            yield (_INVALID, number, line, reason, "")
+        elif pending:
+            tentative.clear()
+            first_line, first_text, _, _ = pending[0]
+            said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
+            yield (_INVALID, first_line, first_text, said, "")
+        pending.clear()
+        grid_error.clear()
+        spaced[0] = False
+
+    def between_rows() -> Iterator[tuple[str, int, str, object, str]]:
+        """A blank or border line: it ends a grid cut short (see above), as does a second such line in
+        a row (the end of one grid and the start of the next, the rows left after a band cut short)."""
+        if len(pending) == 1 and not tentative and not after_separator[0]:
+            spaced[0] = True
+        elif pending and not spaced[0] and (len(pending) % 3 or after_separator[0]):
+            yield from flush_incomplete()
+        after_separator[0] = True
 
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
-        if number == 1 and line.startswith(BOM):
+        if line.startswith(BOM):  # the first line's, or a file's joined after another (cat a.txt b.txt)
             line = line[len(BOM):]
+        head = line[:81]
+        undecoded = _UNDECODED.search(line)
+        if len(head) == 81 and not undecoded and not head.translate(_WITHOUT_GRID_CHARS):  # the usual line
+            after_separator[0] = False
+            yield from flush_incomplete()
+            yield (_LINE, number, line, None, "")
+            continue
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
+            if not stripped:
+                yield from between_rows()
             continue
-        undecoded = _UNDECODED.search(line)
+        if _BORDER.fullmatch(stripped) or not stripped.translate(_WITHOUT_LAYOUT_CHARS):  # a border line
+            yield from between_rows()
+            continue
+        after_separator[0] = False
         if undecoded:  # a byte that is no UTF-8 (the readers keep it as a surrogate): the line is refused
-            yield from flush_incomplete()
             byte = ord(undecoded.group()) - 0xDC00
             shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            yield (number, shown, None, f"not UTF-8 text (byte 0x{byte:02x} at column {undecoded.start() + 1})", "")
-            continue
-        row = candidate_row(line)
-        if row is not None:  # one row of the candidate grid SudoRules prints
+            reason = f"not UTF-8 text (byte 0x{byte:02x} at column {undecoded.start() + 1})"
+            if not (pending and not tentative and _may_be_row(line, pending[0][1])):
+                yield from flush_incomplete()
+                yield (_INVALID, number, shown, reason, "")
+                continue
+            pending.append((number, shown, [], False))  # a row of the grid begun
+            if not grid_error:
+                grid_error.append(f"{reason} of line {number}")
+        elif (row := candidate_row(line)) is not None:  # one row of the candidate grid SudoRules prints
             pending.append((number, line, row, True))
         else:
             values, bad, tail = scan_line(line)
-            if bad is None and not values:
-                continue  # a border line of a multi-line grid
             if bad is None and len(values) == 9:
                 pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
-            elif bad is not None and pending and not tentative and is_grid_row_like(line, pending[0][1]):
-                pending.append((number, line, [], False))
+            elif pending and not tentative and (is_grid_row_like(line, pending[0][1]) if bad is not None
+                                                else len(values) < 81 and _may_be_row(line, pending[0][1])):
+                pending.append((number, line, [], False))  # a bad row of the grid begun
                 if not grid_error:
-                    grid_error.append(f"{bad} of line {number}")
+                    grid_error.append(f"{bad} of line {number}" if bad is not None else
+                                      f"{len(values)} grid characters, not 9, in the row of line {number}")
             else:
                 yield from flush_incomplete()  # a bad line after a maybe-first row: no grid begun
                 if bad is not None and is_typo_row(line):
@@ -612,30 +681,36 @@ def parse_lines(lines: Iterable[str]) -> Iterator[ParsedRecord]:
                     grid_error.append(f"{bad} of line {number}")
                     tentative.append((number, line, bad))
                     continue
-                # a "tail" of hundreds of grid characters is the rest of a pencilmark line whose cells are
-                # separated by spaces (its first 81 characters were read as a puzzle with a repeat)
-                marks, why, marks_tail = (_pencilmark_line(line) if bad is not None or len(tail) >= _PENCILMARK_REST
-                                          else (None, None, ""))
-                if marks is not None:
-                    yield _marks_record(number, line, marks, marks_tail)
-                elif bad is not None:
-                    yield (number, line, None, why or bad, "")
-                else:
-                    yield _record(number, line, values, tail)
+                yield (_LINE, number, line, (values, bad, tail), "")
                 continue
         tentative.clear()  # a row followed: the grid is begun
         if len(pending) == 9:
             first_line, first_text, _, _ = pending[0]
             masks = [m for _, _, row_masks, _ in pending for m in row_masks]
             pencilmark = any(flag for _, _, _, flag in pending)
-            pending.clear()
             if grid_error:
-                yield (first_line, first_text, None, grid_error.pop(), "")
-            elif pencilmark:
-                yield _marks_record(first_line, first_text, masks, "")
+                yield (_INVALID, first_line, first_text, grid_error[0], "")
             else:
-                yield _record(first_line, first_text, [_single_digit(m) for m in masks], "")
+                yield (_GRID, first_line, first_text, (masks, pencilmark), "")
+            pending.clear()
+            grid_error.clear()
+            spaced[0] = False
     yield from flush_incomplete()
+
+
+#: a border line of a multi-line grid in any program's style: SudoRules' and gsf's (``+---+``,
+#: ``!---!``), HoDoKu's (``.-------.-------.``, ``:-------+``, ``'-------'``), Simple Sudoku's
+#: (``*-----------*``): border characters around a run of at least three ``-`` or ``=``, and no more
+#: than four dots (HoDoKu's corners; a line of dots is cells)
+_BORDER = re.compile(r"(?=(?:[^.]*\.){0,4}[^.]*$)[-=+*|!:.'\s]*[-=]{3}[-=+*|!:.'\s]*")
+
+
+def _may_be_row(line: str, row: str) -> bool:
+    """Can ``line``, which is no valid row (8 or 10 grid characters, a byte that is no UTF-8), be a
+    row of the grid whose first row is ``row``: 7 to 11 characters besides layout, and about as long
+    as that row?  A title after a grid cut short is most often no such line."""
+    line, row = line.strip(), row.strip()
+    return 7 <= len(line.translate(_WITHOUT_LAYOUT_CHARS)) <= 11 and abs(len(line) - len(row)) <= 2
 
 
 def is_typo_row(line: str) -> bool:
@@ -644,7 +719,7 @@ def is_typo_row(line: str) -> bool:
     ``..6x.91..``; not a title such as ``Puzzle_01``)?  :func:`parse_lines` takes it for a first
     row when a row follows."""
     cells = line.strip().translate(_WITHOUT_LAYOUT_CHARS)
-    return len(cells) == 9 and sum(c in GRID_CHARS for c in cells) >= 7
+    return len(cells) == 9 and sum(c in GRID_CHARS for c in cells) >= 8
 
 
 def is_grid_row_like(line: str, row: str) -> bool:
@@ -660,8 +735,8 @@ def is_grid_row_like(line: str, row: str) -> bool:
 
 def candidate_row(line: str) -> Optional[list[int]]:
     """The nine digit masks of a line of SudoRules' candidate grid (``! 7 1235 6 ! 13459 ...``), or
-    None when the line is not one: nine cells, each digits 1-9 (its candidates), ``.`` or ``0`` (any
-    digit) or ``-`` (none), at least one cell with several digits."""
+    None when the line is not one: nine cells, each digits 1-9 in increasing order (its candidates),
+    ``.`` or ``0`` (any digit) or ``-`` (none), at least one cell with several digits."""
     tokens = line.replace("!", " ").replace("|", " ").split()
     if len(tokens) != 9 or not any(len(t) > 1 for t in tokens):
         return None
@@ -671,7 +746,9 @@ def candidate_row(line: str) -> Optional[list[int]]:
             masks.append(0x1FF)
         elif token == "-":
             masks.append(0)
-        elif set(token) <= DIGIT_CHARS and len(set(token)) == len(token):  # ASCII 1-9 only: '²'.isdigit()
+        # ASCII 1-9 only ('²'.isdigit()), in increasing order, as every program prints candidates: a
+        # solved grid written as nine groups of nine digits was read as a row of candidates
+        elif set(token) <= DIGIT_CHARS and list(token) == sorted(set(token)):
             masks.append(sum(1 << (int(d) - 1) for d in token))
         else:
             return None

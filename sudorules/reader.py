@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Iterable, Iterator, Optional, Union
 
 from .errors import InputError, PuzzleTypeError
-from .puzzle import (BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, candidate_row, is_grid_row_like, is_typo_row,
-                     parse_lines, parse_puzzle)
+from .puzzle import BOM, GRID_CHARS, LAYOUT_CHARS, Puzzle, parse_lines, parse_puzzle, record_parts, split_lines
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -77,6 +76,20 @@ class PuzzleRecord:
         """Where the record is, as every message and ``error`` cell names it: ``line 3``, or
         ``PUZZLE 0`` for the puzzle given as the command-line argument."""
         return self.origin or f"line {self.line}"
+
+    @property
+    def cell(self) -> str:
+        """The record as an output's ``puzzle`` cell: the puzzle, or an invalid record's text without
+        its tail, which the ``tail`` column holds (an invalid row with a tail wrote it in both, and
+        ``select --puzzles`` made of it a line with the tail twice)."""
+        if self.puzzle is not None:
+            return str(self.puzzle)
+        text = self.text.strip()
+        if self.tail and text.endswith(self.tail):
+            text = text[:-len(self.tail)].rstrip()
+            if text.endswith(";"):  # puzzle;comment
+                text = text[:-1].rstrip()
+        return text
 
     def with_tail(self, text: str) -> str:
         """``text`` (the puzzle, or what an output makes of it) followed by this record's tail, after
@@ -346,12 +359,23 @@ def read_puzzle_file(source: Union[str, Path, IO[str]]) -> Iterator[PuzzleRecord
 
 def looks_like_puzzle(argument: str) -> bool:
     """True when a command-line argument that names no file is meant as a puzzle: it starts with a
-    grid or layout character, holds at least 17 grid characters and no ``/``, and does not end, in one
-    word, with a file name's extension (``20240101123456789000.txt``).  Anything else
+    grid or layout character, holds at least 17 grid characters and no ``/`` before its tail, and does
+    not end, in one word, with a file name's extension (``20240101123456789000.txt``).  Anything else
     (``nonexist.txt``, ``data/p.txt``) is taken as a file name that does not exist."""
     text = argument.lstrip(BOM).strip()
-    return (bool(text) and (text[0] in GRID_CHARS or text[0] in LAYOUT_CHARS) and "/" not in text
+    return (bool(text) and (text[0] in GRID_CHARS or text[0] in LAYOUT_CHARS) and "/" not in _grid_part(text)
             and sum(c in GRID_CHARS for c in text) >= 17 and not looks_like_file_name(text))
+
+
+def _grid_part(text: str) -> str:
+    """``text`` up to its 81st grid character (all of it when it has fewer): where a ``/`` says a path,
+    while a tail after the grid may hold one (serate's ``ED=9.0/1.2/1.2``, made "no such file")."""
+    seen = 0
+    for at, char in enumerate(text):
+        seen += char in GRID_CHARS
+        if seen == 81:
+            return text[:at + 1]
+    return text
 
 
 #: one word ending with an extension: a file name, never a puzzle (whose tail follows a space or a ;)
@@ -441,7 +465,7 @@ def records_from_argument(argument: str) -> Iterator[PuzzleRecord]:
     if names_file(argument):
         return read_puzzle_file(argument)
     if looks_like_puzzle(argument):
-        return read_puzzles(argument.splitlines(), origin=ARGUMENT_PUZZLE)
+        return read_puzzles(split_lines(argument), origin=ARGUMENT_PUZZLE)
     raise InputError(f"{clipped(argument)}: no such file (nor a puzzle: 81 grid characters, 1-9 and . or 0)")
 
 
@@ -449,79 +473,17 @@ def count_records(source: str) -> Optional[int]:
     """The number of records, for the progress bar and the interrupted run's message; None unless
     ``source`` is a regular file: a pipe, a FIFO or ``<(...)`` would be emptied by the count (``head
     -20 p.txt | sudorules rate /dev/stdin`` rated nothing, issue 27).  Counted line by line (reading
-    a 200 MB input whole to count it took 419 MB), as :func:`~sudorules.puzzle.parse_lines` makes
-    records, without parsing puzzles: a row of a multi-line grid (9 grid characters, or a candidate
-    grid's 9 cells) is a ninth of one, a border line none, any other line one, short or not (an
-    invalid line is a row too: counting lines of 81 characters only said "54 of 210 rows" of an
-    input of 212)."""
+    a 200 MB input whole to count it took 419 MB) by the parser's own record boundaries
+    (:func:`~sudorules.puzzle.record_parts`), without making puzzles: a second copy of those rules
+    here fell behind them more than once (a BOM before a multi-line grid counted one record too many)."""
     if str(source) == "-":
         return None
     try:
         if not stat.S_ISREG(os.stat(source).st_mode):
             return None
-        whole = rows = 0  # records made; rows of a multi-line grid waiting for its ninth
-        first = b""  # the first of those rows
-        maybe_first = False  # that first row had a typo, and no valid row has followed it yet
-        with open(source, "rb") as handle:
-            # a lone \r ends a line too, as in the reader's text mode (a file of 3 records ending in
-            # \r was counted 1, and its bar went past its total)
-            for line in (part for chunk in handle for part in chunk.splitlines()):
-                text = line.strip()
-                if not text or text.startswith(b"#"):
-                    continue
-                starts_maybe = False
-                if (len(text.replace(b"!", b" ").replace(b"|", b" ").split()) == 9
-                        and candidate_row(text.decode("utf-8", "replace")) is not None):
-                    row = True  # a candidate grid's row (! 7 1235 6 ! ...), as parse_lines tells it
-                elif len(text) < 81 and not text.translate(None, _GRID_LAYOUT):  # grid and layout only
-                    grid = len(text.translate(None, _LAYOUT))
-                    if grid == 0:
-                        continue  # a border line
-                    row = grid == 9  # else a record of a wrong length
-                else:  # a typo in a grid begun: a row of that grid; in a first row, a row when a valid one
-                    # follows (counted as a row either way: alone, it is one record, as the grid cut short
-                    # it begins); after such a first row, a bad line is no row of its grid (parse_lines)
-                    if rows == 1 and maybe_first:
-                        whole, rows = whole + 1, 0
-                    row = rows > 0 and _bad_grid_row(text, first)
-                    if not row:
-                        if rows:  # the grid begun ends, cut short: one record
-                            whole, rows = whole + 1, 0
-                        row = starts_maybe = _typo_row(text)
-                maybe_first = starts_maybe
-                if row:
-                    if not rows:
-                        first = text
-                    rows += 1
-                    if rows == 9:
-                        whole, rows = whole + 1, 0
-                else:
-                    # any other line ends a grid begun (an "incomplete grid" record, as the parser
-                    # makes one: four of them were counted as their rows' ninths)
-                    whole, rows = whole + 1 + (rows > 0), 0
+        with open(source, encoding="utf-8", errors=DECODING_ERRORS) as handle:
+            return sum(1 for _ in record_parts(handle)) or None
     except OSError:
         return None
-    return whole + (rows > 0) or None
 
 
-def _bad_grid_row(text: bytes, first: bytes) -> bool:
-    """A line of UTF-8 text shaped as ``first``, the grid's first row
-    (:func:`~sudorules.puzzle.is_grid_row_like`); the parser refuses a line that is no UTF-8 on its
-    own, ending the grid."""
-    try:
-        return is_grid_row_like(text.decode("utf-8"), first.decode("utf-8", "replace"))
-    except UnicodeDecodeError:
-        return False
-
-
-def _typo_row(text: bytes) -> bool:
-    """A line of UTF-8 text that may be a first row with a typo (:func:`~sudorules.puzzle.is_typo_row`)."""
-    try:
-        return is_typo_row(text.decode("utf-8"))
-    except UnicodeDecodeError:
-        return False
-
-
-#: the parser's layout and grid characters (sudorules.puzzle), as bytes for the count
-_LAYOUT = "".join(sorted(LAYOUT_CHARS)).encode()
-_GRID_LAYOUT = "".join(sorted(GRID_CHARS)).encode() + _LAYOUT

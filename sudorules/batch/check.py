@@ -118,7 +118,7 @@ def _check_batch(records: list[PuzzleRecord], canonical: bool = False,
     index = 0
     for record in records:
         if record.puzzle is None:
-            yield CheckRow(record.text.strip(), error=f"{record.where}: {record.error}", tail=record.tail)
+            yield CheckRow(record.cell, error=f"{record.where}: {record.error}", tail=record.tail)
             continue
         count = int(counts[index])
         if pencilmark[index]:

@@ -199,8 +199,7 @@ def record_failed_row(record: PuzzleRecord, ratings: Sequence[str], status: str,
                       seconds: float = 0.0) -> RatingRow:
     """A failed row for an input record: its puzzle (or raw text when it did not parse), clues and tail."""
     puzzle = record.puzzle
-    text = str(puzzle) if puzzle is not None else record.text.strip()
-    row = failed_row(text, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
+    row = failed_row(record.cell, puzzle.clues if puzzle is not None else None, ratings, status, error, seconds,
                      record.tail)
     row.where = record.where
     return row

@@ -145,7 +145,7 @@ def solve(source: str, theory: str, max_length: int, time_limit: Optional[float]
             if record.puzzle is None:
                 click.echo(f"{at}: {record.error}", err=True)
                 if output_format == "json":
-                    _invalid_json(number, record.line, record.text.strip(), theory, max_length, record.error)
+                    _invalid_json(number, record.line, record.cell, theory, max_length, record.error)
                 status = max(status, EXIT_INVALID)
                 continue
             try:

@@ -461,7 +461,7 @@ def read_puzzle_text(name: str, text: str) -> pd.DataFrame:
     lines, puzzles, clues, tails, errors = [], [], [], [], []
     for record in read_puzzles(_lines(text)):
         lines.append(record.line)
-        puzzles.append(str(record.puzzle) if record.ok else record.text.strip())
+        puzzles.append(record.cell)
         clues.append(float(record.puzzle.clues) if record.ok else math.nan)
         tails.append(record.tail)
         errors.append(record.error)
