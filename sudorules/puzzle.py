@@ -615,12 +615,17 @@ def record_parts(lines: Iterable[str]) -> Iterator[tuple[str, int, str, object, 
             yield (_INVALID, number, line, reason, "")
         elif pending:
             tentative.clear()
-            first_line, first_text, _, _ = pending[0]
             said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
-            yield (_INVALID, first_line, first_text, said, "")
+            yield (_INVALID, pending[0][0], grid_text(), said, "")
         pending.clear()
         grid_error.clear()
         spaced[0] = False
+
+    def grid_text() -> str:
+        """A multi-line grid's rows joined on one line: an invalid one's ``puzzle`` cell holds them all,
+        and ``select --puzzles`` writes them as one line, which is again one invalid record (its first
+        row alone was written, and nine such rows of nine invalid grids would be read as a grid)."""
+        return " ".join(line.strip() for _, line, _, _ in pending)
 
     def between_rows() -> Iterator[tuple[str, int, str, object, str]]:
         """A blank or border line: it ends a grid cut short (see above), as does a second such line in
@@ -685,13 +690,12 @@ def record_parts(lines: Iterable[str]) -> Iterator[tuple[str, int, str, object, 
                 continue
         tentative.clear()  # a row followed: the grid is begun
         if len(pending) == 9:
-            first_line, first_text, _, _ = pending[0]
             masks = [m for _, _, row_masks, _ in pending for m in row_masks]
             pencilmark = any(flag for _, _, _, flag in pending)
             if grid_error:
-                yield (_INVALID, first_line, first_text, grid_error[0], "")
+                yield (_INVALID, pending[0][0], grid_text(), grid_error[0], "")
             else:
-                yield (_GRID, first_line, first_text, (masks, pencilmark), "")
+                yield (_GRID, pending[0][0], grid_text(), (masks, pencilmark), "")
             pending.clear()
             grid_error.clear()
             spaced[0] = False

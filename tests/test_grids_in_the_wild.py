@@ -201,3 +201,30 @@ def test_an_invalid_rows_tail_is_written_once(tmp_path):
     (tmp_path / "out.csv").write_text(old)
     again = sudorules("rate", "in.txt", "--rating", "W", "-o", "out.csv", cwd=tmp_path)
     assert again.returncode == 1 and "rated 0 puzzles" in again.stderr and "2 already done" in again.stderr, again.stderr
+
+
+def test_invalid_grids_written_by_select_puzzles_stay_one_invalid_record_each(tmp_path):
+    """An invalid multi-line grid's puzzle cell held its first row only: ``select --puzzles`` wrote
+    nine-character lines that the next reader joined into grids (nine of them, a grid that is none of
+    the file's).  The cell holds the grid's rows on one line, again one invalid record."""
+    grids = []
+    for k in range(9):
+        rows = rows_of(relabelled(k), "sudorules")
+        rows[4] = rows[4][:4] + "x" + rows[4][5:]  # a typo: each grid one invalid record
+        grids.append("\n".join(rows))
+    (tmp_path / "in.txt").write_text("\n\n".join(grids) + "\n")
+    checked = sudorules("check", "in.txt", "-o", "checked.csv", cwd=tmp_path)
+    assert checked.returncode == 1
+    selected = sudorules("select", "checked.csv", "--puzzles", "-o", "again.txt", cwd=tmp_path)
+    assert selected.returncode == 0, selected.stderr
+    lines = (tmp_path / "again.txt").read_text().splitlines()
+    assert len(lines) == 9 and lines[0].startswith(rows_of(relabelled(0), "sudorules")[0])
+    records = read(tmp_path / "again.txt")
+    assert [(line, ok) for line, ok, _ in records] == [(k, False) for k in range(1, 10)], records
+    assert all(reason.startswith("bad character 'x'") for _, _, reason in records)
+    # a grid with a repeated digit is read whole, and invalid: its cell too is every row
+    rows = rows_of(relabelled(0))
+    rows[0] = rows[0][0] * 2 + rows[0][2:] if rows[0][0] != "." else "11" + rows[0][2:]
+    (tmp_path / "rep.txt").write_text("\n".join(rows) + "\n")
+    result = sudorules("check", "rep.txt", cwd=tmp_path)
+    assert result.stdout.splitlines()[1].startswith(" ".join(rows) + ","), result.stdout
