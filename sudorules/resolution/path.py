@@ -18,7 +18,9 @@ from .steps import Resolution, Step
 
 
 def density(candidates: int, links: int) -> float:
-    """SudoRules' link density in percent: 200·L / (K·(K−1)), rounded to 2 decimals."""
+    """SudoRules' link density in percent: 200·L / (K·(K−1)), rounded to 2 decimals, and printed as
+    CLIPS prints that float (``7.7``, not ``7.70``: cb-001 line 1309's SudoRules path; Python's repr
+    of a float is its shortest form, as CLIPS's ``%.15g``, both keeping a ``.0``)."""
     if candidates < 2:
         return 0.0
     return round(200.0 * links / (candidates * (candidates - 1)), 2)
@@ -70,7 +72,7 @@ def path_lines(resolution: Resolution, puzzle: Optional[Puzzle] = None, number: 
             candidates, links = state.candidate_count(), state.csp_link_count()
             yield "Resolution state after Singles:"
             yield from state.grid_text().splitlines()
-            yield f"{candidates} candidates, {links} csp-links and {links} links. Density = {density(candidates, links):.2f}%"
+            yield f"{candidates} candidates, {links} csp-links and {links} links. Density = {density(candidates, links)!r}%"
             yield "Starting non trivial part of solution."
         if not whips1_done and step.level >= 2 and with_whips:
             whips1_done = True
