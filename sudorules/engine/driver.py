@@ -32,6 +32,7 @@ from ..resolution.families import BRAID_ROOT, G_WHIP_FOCUS, WHIP_FOCUS, WHIP_PAS
 from ..resolution.steps import Resolution
 from . import rulegen
 from .bridge import QuietOutOfMemory, QuietRunLimit, Recorder, step_of_record
+from ..resolution.cycles import in_cycle_order
 from .labels import (G_LABELS, G_LINKS, LINKS, csp_link_count, glabel_variable, is_glabel, label_at,
                      label_variables)
 from .order import order_braid, whip_lefts
@@ -770,7 +771,7 @@ class Engine:
             result.candidates_after_whips1 = 0
         result.status = Status(status)
         result.contradiction = recorder.contradiction
-        result.steps = [step_of_record(record) for record in recorder.records]
+        result.steps = in_cycle_order([step_of_record(record) for record in recorder.records], result.puzzle)
         values = list(givens)
         for lab in recorder.values:
             values[cell_at((lab // 10) % 10, lab % 10)] = lab // 100
