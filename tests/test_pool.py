@@ -76,6 +76,38 @@ def test_a_worker_grown_past_half_its_limit_is_replaced_before_its_next_task():
     assert pool.replaced == 1
 
 
+def _holder(_):
+    pid = os.getpid()
+    kept = []
+
+    def handle(payload):
+        if payload == "keep":  # kept past the task (under half the limit: the worker is not replaced)
+            kept.append(b"\x01" * (40 * 2**20))
+        elif payload == "take":  # taken for the task only
+            return (len(b"\x01" * (80 * 2**20)), pid)
+        return (payload, pid)
+
+    handle.release_memory = kept.clear  # what the rating workers' handles give back before a task
+    return handle
+
+
+def test_each_task_gets_the_same_room_under_the_memory_cap_whatever_ran_before():
+    """The kernel's cap was set once, when the worker was ready: what a task kept (as CLIPS keeps its
+    facts until the next run) was taken from every later task's room, and the same puzzle was solved
+    alone and a memory row after another (helper-47).  It is set again before each task, from the
+    memory in use once the handle gave back what it kept."""
+    from sudorules import oscompat
+
+    if not oscompat.kernel_limits_memory():
+        import pytest
+
+        pytest.skip("no kernel memory cap here (the pool's RSS watch)")
+    pool = OrderedPool(_holder, (0,), jobs=1, memory_limit=100 * 2**20, on_failure=_failure)
+    results = list(pool.imap(enumerate(["take", "keep", "take", "keep", "keep", "take"])))
+    assert [r[0] for r in results] == [80 * 2**20, "keep", 80 * 2**20, "keep", "keep", 80 * 2**20], results
+    assert len({r[1] for r in results}) == 1 and pool.replaced == 0
+
+
 def test_kept_workers_serve_the_next_call_and_a_dead_one_is_replaced():
     """``keep_workers``: the workers (and the state they built) outlive a call for the next one, as a
     dask worker thread's pool does between its tasks; one that died while idle is replaced; close()

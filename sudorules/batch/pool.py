@@ -115,6 +115,18 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
             if task is None:
                 return
             index, payload = task
+            if kernel_limit:
+                # Each task gets the same room, whatever the tasks before it did (helper-47: with
+                # --memory-limit 30 a cb-001 puzzle was solved alone and a memory row after another,
+                # whose memory the allocator kept; the cap set again from the address space then gave
+                # the next puzzles the old one's freed memory on top, solved at 28 where alone it
+                # was a memory row).  So what the last task took is given back (its facts, CLIPS's
+                # pools) and the cap is set from the memory in use: the address space less the bytes
+                # malloc holds free, which a task reuses without growing it.
+                release = getattr(handle, "release_memory", None)
+                if release is not None:
+                    release()
+                oscompat.limit_address_space(kernel_limit, reusable=oscompat.malloc_free_bytes())
             try:
                 result = ("ok", handle(payload))
             except MemoryError:  # said as the death under the limit is (_death), not as an empty reason

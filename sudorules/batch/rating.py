@@ -375,7 +375,12 @@ def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Opti
     from .pool import report_partial
 
     rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
-    return lambda record: rater.rate(record, on_rating=report_partial)
+
+    def handle(record: PuzzleRecord) -> RatingRow:
+        return rater.rate(record, on_rating=report_partial)
+
+    handle.release_memory = rater.solver.release_memory  # type: ignore[attr-defined]  # the pool's, before a task
+    return handle
 
 
 def backstop_seconds(ratings: Sequence[str], time_limit: Optional[float]) -> Optional[float]:

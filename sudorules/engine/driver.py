@@ -212,6 +212,14 @@ class Engine:
         finally:
             os.unlink(path)
 
+    def release_memory(self) -> None:
+        """Give back what the last run took: its facts, then CLIPS's pools of freed memory, to malloc
+        (a rating worker does it before each task, so that the task's memory cap is measured from
+        the loaded rules, not from what the task before left)."""
+        if self.env is not None:
+            self.env.eval("(sr-clean)")
+            self.env.eval("(release-mem)")
+
     def close(self) -> None:
         """Free the CLIPS environment; the engine cannot solve after this."""
         self.env = None

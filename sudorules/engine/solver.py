@@ -95,6 +95,11 @@ class Solver:
             engine = self.engine(theory)
             return engine.solve(puzzle, time_limit=time_limit, solution=solution, memory_limit=memory_limit)
 
+    def release_memory(self) -> None:
+        """What the last puzzle took, given back by each engine (:meth:`Engine.release_memory`)."""
+        for engine in self._engines.values():
+            engine.release_memory()
+
     def close(self) -> None:
         """Free the engines (they are built again if the solver is used after)."""
         with self._running:
