@@ -148,6 +148,23 @@ def test_parquet_output_holds_the_same_rows(cb001, tmp_path):
     assert not Path(str(out) + ".partial.csv").exists()
 
 
+def test_a_parquet_output_of_an_empty_input_has_the_columns_types(tmp_path):
+    """An empty input's seconds were a null column, and pyarrow refused to concatenate that output
+    with another's (helper-47)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    (tmp_path / "empty.txt").write_text("# nothing yet\n")
+    (tmp_path / "two.txt").write_text("\n".join(demo[:2]) + "\n")
+    for name in ("empty", "two"):
+        rate_file(str(tmp_path / f"{name}.txt"), str(tmp_path / f"{name}.parquet"),
+                  RateOptions(ratings=("W", "B"), jobs=1, progress=False))
+    empty, two = pq.read_table(tmp_path / "empty.parquet"), pq.read_table(tmp_path / "two.parquet")
+    assert empty.num_rows == 0 and empty.schema.equals(two.schema, check_metadata=False), (empty.schema, two.schema)
+    assert pa.concat_tables([empty, two]).num_rows == 2
+
+
 def test_a_parquet_output_resumes_from_a_partial_csv_made_whole_and_refuses_what_is_no_parquet(tmp_path):
     """Resuming a finished Parquet output wrote its CSV side file in place, unlocked: a second run
     started within milliseconds truncated it under the first (duplicated rows, status 0), and a kill
@@ -878,6 +895,27 @@ def test_a_retry_side_file_of_another_input_is_not_taken_for_this_one(tmp_path):
     assert [row.split(",")[0] for row in out.read_text().splitlines()[1:]] == demo[3:6]
     assert retried.retried == 3 and "left by a retry of another input" in retried.notes[0]
     assert not (tmp_path / "out.csv.retry.csv").exists()
+
+
+def test_a_retry_of_other_statuses_keeps_the_rows_an_interrupted_retry_left(tmp_path):
+    """``--retry timeout`` interrupted after some rows left them in OUT.retry.csv; a ``--retry
+    memory`` then removed that file and its rows, saying nothing (helper-47).  They are written into
+    the output, with a note."""
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(demo[:4]) + "\n")
+    out = tmp_path / "out.csv"
+    rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False))
+    rows = out.read_text().splitlines()
+    timed_out = [row.replace(",solved,", ",timeout,") if i in (1, 3) else row for i, row in enumerate(rows)]
+    out.write_text("\n".join(timed_out) + "\n")
+    side = tmp_path / "out.csv.retry.csv"
+    side.write_text("row," + rows[0] + "\n" + f"0,{rows[1]}\n")  # the interrupted retry rated row 1 again
+    retried = rate_file(str(source), str(out), RateOptions(ratings=("W",), jobs=1, progress=False, retry=("memory",)))
+    after = out.read_text().splitlines()
+    assert after[1] == rows[1] and after[3] == timed_out[3] and after[2] == rows[2], after
+    assert retried.retried == 1 and any("earlier --retry that was interrupted" in n for n in retried.notes)
+    assert not side.exists()
 
 
 def test_a_retry_whose_side_file_name_is_too_long_says_so(tmp_path):

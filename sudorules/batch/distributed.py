@@ -273,7 +273,9 @@ def _quiet_dask() -> Iterator[None]:
 
 
 def _first_line(error: BaseException) -> str:
-    return (str(error).splitlines() or [""])[0] or type(error).__name__
+    """The first line of an error's message, without the colon that announced the lines after it
+    (dask's ``4 Futures cancelled:``, then one line a future)."""
+    return (str(error).splitlines() or [""])[0].rstrip(": ") or type(error).__name__
 
 
 def _identity(address: str, seconds: float) -> dict:

@@ -380,8 +380,10 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
     status_at = list(columns).index("status")
     wanted = {i for i, row in enumerate(done) if row[status_at] in statuses}
     side = path + ".retry.csv"
-    finished = ({int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) in wanted}
-                if wanted else {})
+    # every row of a side file left by an interrupted retry is kept, not only those this one asks for:
+    # a --retry memory after an interrupted --retry timeout removed the rows it had rated, unsaid
+    # (helper-47); they are rows of this output's puzzles (checked below), rated again
+    finished = {int(row[0]): row[1:] for row in completed_rows(side, ["row", *columns]) if int(row[0]) < len(done)}
     # A side file left by a killed retry of another input into an output of this name was taken for
     # this one's, row by row (demo's 100 rows replaced by cb-001's, status 0): its rows must be for the
     # output's puzzles, with their tails, else it is another run's and goes.
@@ -395,7 +397,11 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
         finished = {}
     todo = [(index, record) for index, record in enumerate(_checked(records, done, at))
             if index in wanted and index not in finished]
-    if not wanted:
+    earlier = len(set(finished) - wanted)
+    if earlier:
+        summary.notes.append(f"{earlier} row{'s' if earlier > 1 else ''} rated again by an earlier --retry that was "
+                             "interrupted, left in its side file, now written into the output")
+    if not wanted and not finished:
         if os.path.exists(side):
             os.remove(side)
         return
@@ -403,8 +409,8 @@ def _retry_rows(records: Iterator[PuzzleRecord], path: str, ratings: Sequence[st
         fd = os.open(side, os.O_WRONLY | os.O_APPEND | os.O_CREAT | O_BINARY, 0o666)
     except OSError as error:  # a name the file system refuses once ".retry.csv" is added (too long)
         raise BatchError(f"{side}: {error.strerror or error} (the side file of --retry): use a shorter -o name") from None
-    summary.retrying = len(wanted)  # an interrupted retry says "N of M rows", N counting the rows a
-    summary.retried = len(finished)  # killed retry left in the side file
+    summary.retrying = len(wanted) + earlier  # an interrupted retry says "N of M rows", N counting the
+    summary.retried = len(finished)  # rows a killed retry left in the side file
     try:
         if os.fstat(fd).st_size == 0:
             write_all(fd, csv_line(["row", *columns]).encode(), side, cut_back=True)
@@ -689,6 +695,9 @@ def _rate_to_parquet(source: str, output: str, options: RateOptions, origin: Opt
             table[column] = table[column].map(csv_text)
     for column in ["clues", *options.ratings]:
         table[column] = pd.to_numeric(table[column], errors="coerce").astype("Int64")
+    # typed even with no row: an empty input's seconds were a null column, and pyarrow refused to
+    # concatenate that output with another's (helper-47)
+    table["seconds"] = pd.to_numeric(table["seconds"], errors="coerce").astype("float64")
     with open_output(output, binary=True, inputs=[source], since=seen) as stream:
         table.to_parquet(stream, index=False)
     os.remove(partial)
