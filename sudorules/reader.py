@@ -75,7 +75,10 @@ class PuzzleRecord:
     def where(self) -> str:
         """Where the record is, as every message and ``error`` cell names it: ``line 3``, or
         ``PUZZLE 0`` for the puzzle given as the command-line argument."""
-        return self.origin or f"line {self.line}"
+        if self.origin is None:
+            return f"line {self.line}"
+        # an argument holding several puzzles: each named by its line (all were PUZZLE 0: helper-48)
+        return self.origin if self.line <= 1 else f"{self.origin}, line {self.line}"
 
     @property
     def cell(self) -> str:

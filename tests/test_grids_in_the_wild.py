@@ -228,3 +228,14 @@ def test_invalid_grids_written_by_select_puzzles_stay_one_invalid_record_each(tm
     (tmp_path / "rep.txt").write_text("\n".join(rows) + "\n")
     result = sudorules("check", "rep.txt", cwd=tmp_path)
     assert result.stdout.splitlines()[1].startswith(" ".join(rows) + ","), result.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "rate"])
+def test_puzzles_of_one_argument_are_named_by_their_line(tmp_path, command):
+    """An argument holding several puzzles named each of them PUZZLE 0 (helper-48)."""
+    repeat = "11" + PUZZLE[2:]
+    result = sudorules(command, f"{PUZZLE}\n{repeat}", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[2].endswith('"PUZZLE 0, line 2: digit 1 repeated in row 1"'), result.stdout
+    alone = sudorules(command, repeat, cwd=tmp_path)
+    assert alone.stdout.splitlines()[1].endswith(",PUZZLE 0: digit 1 repeated in row 1"), alone.stdout
