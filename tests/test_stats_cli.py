@@ -742,3 +742,20 @@ def test_plot_scale_without_plot_is_refused(tmp_path):
     result = run("stats", table, "--plot-scale", "log")
     assert result.exit_code == 2 and "--plot-scale log applies to the --plot drawing" in result.output
     assert run("stats", table, "--plot-scale", "auto").exit_code == 0
+
+
+def test_a_length_rating_that_is_no_whole_number_is_said_not_dropped_unsaid(tmp_path):
+    """One W of 2.5 took W's distribution by level out of the report, saying nothing, and W = -1 made a
+    level -1 (helper-50): a note names the row; SER, a rating of decimals, gets none."""
+    rows = ["puzzle,clues,W,SER,status"] + [f"{puzzle_with(n)},{n},{w},{s},solved" for n, w, s in
+                                           ((25, "2", "1.5"), (26, "3", "2.3"), (26, "1", "7.1"), (27, "2", "4.4"))]
+    for bad, level, what in (("2.5", False, "no distribution by level"), ("-1", True, "counted as read")):
+        path = tmp_path / "rated.csv"
+        path.write_text("\n".join(rows[:3] + [rows[3].replace(",1,7.1,", f",{bad},7.1,")] + rows[4:]) + "\n")
+        data = json.loads(run("stats", path, "--json").stdout)
+        assert data["notes"] == [f"W {bad} at line 4: a W rating is a whole number, 0 or more ({what})"]
+        assert ("W" in data["level_distributions"]) is level and "SER" not in data["level_distributions"]
+        result = subprocess.run([sys.executable, "-m", "sudorules", "stats", str(path)], capture_output=True, text=True)
+        assert f"note: W {bad} at line 4" in result.stderr, result.stderr
+    path.write_text("\n".join(rows) + "\n")
+    assert json.loads(run("stats", path, "--json").stdout)["notes"] == []

@@ -524,3 +524,29 @@ def test_compare_of_continuous_columns_makes_no_cross_table(tmp_path):
     assert "no cross-table" in text and max(len(line) for line in text.splitlines()[:3]) < 200
     narrow = compare_ratings(collection, "W", "W")
     assert narrow["cross_table"] is not None and narrow["cross_table_note"] is None
+
+
+def test_skewness_and_kurtosis_are_those_of_each_row_weighted_directly(small_csv):
+    """The mixture's skewness and excess kurtosis, made from each clue class's central moments, are
+    the moments of the rows themselves, each weighted by cf(n) (unbiased) and its importance weight."""
+    import numpy as np
+
+    from sudorules.stats.correction import correction_weight
+
+    frame = pd.read_csv(small_csv)
+    weights = pd.Series([0.5, 2.0, 1.0, 3.0, 1.0, 0.25])
+    path = small_csv.parent / "weighted.csv"
+    frame.assign(weight=weights).to_csv(path, index=False)  # a weight column: each row's importance weight
+    for weighted in (False, True):
+        report = build_report(load_collection([str(path if weighted else small_csv)]))
+        rows = frame[frame["W"].notna()]
+        for unbiased in (False, True):
+            w = np.ones(len(rows)) if not weighted else weights[rows.index].to_numpy()
+            if unbiased:
+                w = w * np.array([correction_weight(int(n)) for n in rows["clues"]])
+            x = rows["W"].to_numpy(float)
+            mean = (w * x).sum() / w.sum()
+            m2, m3, m4 = ((w * (x - mean) ** k).sum() / w.sum() for k in (2, 3, 4))
+            got = report["columns"]["W"]["unbiased" if unbiased else "raw"]
+            assert got["skewness"] == pytest.approx(m3 / m2 ** 1.5, rel=1e-9)
+            assert got["kurtosis"] == pytest.approx(m4 / m2 ** 2 - 3, rel=1e-9)

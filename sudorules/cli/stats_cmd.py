@@ -110,6 +110,8 @@ def stats(files: tuple[str, ...], columns: tuple[str, ...], weights: str | None,
     collection = load_collection(files, pairs, ratings, weights)
     echo_notes(collection)
     report = build_report(collection, unbiased, log_columns)
+    for note in report["notes"]:
+        click.echo(f"note: {note}", err=True)
     figure = None
     if plot is not None:
         from ..stats.distributions import MAX_LEVELS

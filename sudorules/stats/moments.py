@@ -9,7 +9,12 @@ on(n)·cf(n) (unbiased):
   (SPEC §9.16); for X = #clues every sd(X,n) is 0 and the papers' clue sd is the plain sd, so for the
   clue column ``sd`` is the mixture sd;
 * sd_mixture = sqrt(Σ w(n)·[sd(X,n)² + (E(X,n) - mean)²] / Σ w(n)): the full sd of the weighted
-  mixture (for raw weights, the plain population sd of the column).
+  mixture (for raw weights, the plain population sd of the column);
+* skewness = M3 / M2^1.5 and kurtosis = M4 / M2² - 3 (excess kurtosis, 0 for a Normal: 000 §2.1.1
+  gives 0.087 and 0.024 for the clues of the controlled-bias collection) of the same mixture, its
+  central moments Mk = Σ w(n)·E[(X - mean)^k | n] / Σ w(n) made from each class's central moments
+  m2..m4 and d = E(X,n) - mean: E[(X - mean)³ | n] = m3 + 3·m2·d + d³, E[(X - mean)⁴ | n] = m4 +
+  4·m3·d + 6·m2·d² + d⁴.
 """
 
 from __future__ import annotations
@@ -30,19 +35,18 @@ def per_clue_table(clues: pd.Series, values: pd.Series, weights: Optional[pd.Ser
     With ``weights`` (each puzzle's importance weight, :meth:`~sudorules.stats.loading.Collection.weights`) E(X,n) and
     sd(X,n) are weighted, and ``weight`` = W(n), the sum of the class's weights, stands for on(n) as
     the class's size in the mixture."""
-    if weights is None:
-        data = pd.DataFrame({"n": clues, "x": values}).dropna()
-        groups = data.groupby(data["n"].astype(int))["x"]
-        table = pd.DataFrame({"on": groups.size(), "mean": groups.mean(), "sd": groups.std(ddof=0)})
-    else:
-        data = pd.DataFrame({"n": clues, "x": values, "w": weights}).dropna()
-        data["wx"] = data["w"] * data["x"]
-        groups = data.groupby(data["n"].astype(int))
-        total = groups["w"].sum()
-        mean = groups["wx"].sum() / total
-        data["wd"] = data["w"] * (data["x"] - data["n"].astype(int).map(mean)) ** 2
-        table = pd.DataFrame({"on": groups.size(), "weight": total, "mean": mean,
-                              "sd": (groups["wd"].sum() / total) ** 0.5})
+    data = pd.DataFrame({"n": clues, "x": values, "w": 1.0 if weights is None else weights}).dropna()
+    n = data["n"].astype(int)
+    data["wx"] = data["w"] * data["x"]
+    groups = data.groupby(n)
+    total = groups["w"].sum()
+    mean = groups["wx"].sum() / total
+    deviation = data["x"] - n.map(mean)
+    for k in (2, 3, 4):  # the class's central moments m2..m4
+        data[f"w{k}"] = data["w"] * deviation ** k
+    central = {k: groups[f"w{k}"].sum() / total for k in (3, 4)}
+    table = pd.DataFrame({"on": groups.size(), **({} if weights is None else {"weight": total}), "mean": mean,
+                          "sd": (groups["w2"].sum() / total) ** 0.5, "m3": central[3], "m4": central[4]})
     table.index.name = "clues"
     return table
 
@@ -58,14 +62,25 @@ def class_weights(table: pd.DataFrame, unbiased: bool) -> pd.Series:
 def weighted_moments(table: pd.DataFrame, unbiased: bool, is_clue_column: bool = False) -> dict:
     """``mean``, ``sd`` (papers' convention) and ``sd_mixture`` from a :func:`per_clue_table`."""
     if table.empty:
-        return {"count": 0, "mean": math.nan, "sd": math.nan, "sd_mixture": math.nan}
+        return {"count": 0, **dict.fromkeys(("mean", "sd", "sd_mixture", "skewness", "kurtosis"), math.nan)}
     weights = class_weights(table, unbiased)
     total = weights.sum()
     mean = (weights * table["mean"]).sum() / total
     within = math.sqrt((weights * table["sd"] ** 2).sum() / total)
-    mixture = math.sqrt((weights * (table["sd"] ** 2 + (table["mean"] - mean) ** 2)).sum() / total)
+    d, m2 = table["mean"] - mean, table["sd"] ** 2
+    moment2 = float((weights * (m2 + d ** 2)).sum() / total)
+    moment3 = float((weights * (table["m3"] + 3 * m2 * d + d ** 3)).sum() / total)
+    moment4 = float((weights * (table["m4"] + 4 * table["m3"] * d + 6 * m2 * d ** 2 + d ** 4)).sum() / total)
+    mixture = math.sqrt(moment2)
     return {"count": int(table["on"].sum()), "mean": float(mean),
-            "sd": mixture if is_clue_column else within, "sd_mixture": mixture}
+            "sd": mixture if is_clue_column else within, "sd_mixture": mixture, **_shape(moment2, moment3, moment4)}
+
+
+def _shape(moment2: float, moment3: float, moment4: float) -> dict:
+    """Skewness and excess kurtosis from central moments M2..M4 (NaN for a constant column)."""
+    if not moment2 > 1e-12:
+        return {"skewness": math.nan, "kurtosis": math.nan}
+    return {"skewness": moment3 / moment2 ** 1.5, "kurtosis": moment4 / moment2 ** 2 - 3}
 
 
 def plain_moments(values: pd.Series, weights: Optional[pd.Series] = None) -> dict:
@@ -73,11 +88,9 @@ def plain_moments(values: pd.Series, weights: Optional[pd.Series] = None) -> dic
     each value weighted by its row's importance weight when ``weights`` are given."""
     data = values.dropna()
     if data.empty:
-        return {"count": 0, "mean": math.nan, "sd": math.nan, "sd_mixture": math.nan}
-    if weights is None:
-        mean, sd = float(data.mean()), float(data.std(ddof=0))
-    else:
-        w = weights[data.index]
-        mean = float((w * data).sum() / w.sum())
-        sd = math.sqrt(float((w * (data - mean) ** 2).sum() / w.sum()))
-    return {"count": int(data.size), "mean": mean, "sd": sd, "sd_mixture": sd}
+        return {"count": 0, **dict.fromkeys(("mean", "sd", "sd_mixture", "skewness", "kurtosis"), math.nan)}
+    w = pd.Series(1.0, index=data.index) if weights is None else weights[data.index]
+    mean = float((w * data).sum() / w.sum())
+    moments = [float((w * (data - mean) ** k).sum() / w.sum()) for k in (2, 3, 4)]
+    sd = math.sqrt(moments[0])
+    return {"count": int(data.size), "mean": mean, "sd": sd, "sd_mixture": sd, **_shape(*moments)}

@@ -5,13 +5,15 @@ Keys: ``sources`` (the inputs' names), ``rows``, ``status`` (rows per status), `
 a value it has counts), ``not_counted`` (per status of those rows: ``count`` and the first ``lines`` as ``{source, line}``), ``rating_columns`` (the columns
 statistics are computed for besides clues), ``other_columns`` (numeric columns that are not ratings,
 e.g. ``seconds``: no statistic), ``unbiased`` (whether controlled-bias corrections were applied),
-``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments), ``per_clue`` (per
-column, per clue count: ``on``, ``mean``, ``sd``), ``clue_distribution``, ``level_distributions``,
+``columns`` (per column: ``count``, ``missing``, ``raw`` and ``unbiased`` moments: ``mean``, ``sd``,
+``sd_mixture``, ``skewness``, ``kurtosis``), ``per_clue`` (per column, per clue count: ``on``, ``mean``,
+``sd``, ``skewness``, ``kurtosis``), ``clue_distribution``, ``level_distributions``,
 ``correlation`` (``columns``, ``log``, ``raw`` and ``unbiased`` matrices), ``mean_distance`` and
 ``minimals`` (null without a tries column; ``assumes`` says on what grids), ``repeated`` (puzzles
 counted more than once: ``puzzles``, ``rows``; null when none), ``weights`` (null, or how the puzzles
 were weighted: ``rows``, ``mean``, ``effective_rows``; with weights, the per-clue tables and the clue
-distribution gain ``weight``, W(n)).  Missing numbers are null.
+distribution gain ``weight``, W(n)), ``notes`` (what the figures leave out or take as read, one line
+each: a length rating holding a value that is no whole number).  Missing numbers are null.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .correction import correction_factor
+from .columns import KNOWN_RATINGS, is_rating
 from .correlation import correlation_matrix, log_transform, mean_distances
 from .distributions import clue_distribution, is_discrete, level_distribution, unbiased_weights
 from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
@@ -69,7 +72,7 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
             table = per_clue_table(clues, values, weights)
             entry["raw"] = weighted_moments(table, False, name == CLUES)
             entry["unbiased"] = weighted_moments(table, True, name == CLUES) if unbiased else None
-            report["per_clue"][name] = _records(table, "clues")
+            report["per_clue"][name] = _records(_with_shape(table), "clues")
         else:
             entry["raw"], entry["unbiased"] = plain_moments(values, weights), None
         report["columns"][name] = entry
@@ -79,11 +82,15 @@ def build_report(collection: Collection, unbiased: bool = True, log_columns: Seq
         if not unbiased:
             distribution = distribution[[c for c in ("on", "weight", "raw_percent") if c in distribution]]
         report["clue_distribution"] = _records(distribution, "clues")
+    report["notes"] = []
     for name in collection.rating_columns:
         values = collection.values(name)
         if is_discrete(values):
             table = level_distribution(values, clues if unbiased else None, weights)
             report["level_distributions"][name] = _records(table, "level")
+        note = _not_a_length(collection, name, values)
+        if note:
+            report["notes"].append(note)
     _add_correlations(report, collection, names, log_columns, unbiased, weights)
     if collection.has_tries and clues is not None:
         report["minimals"] = _minimals(collection, weights)
@@ -116,6 +123,42 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
             unbiased_distances = mean_distances(pd.DataFrame(report["correlation"]["unbiased"], index=names,
                                                              columns=names), ratings)
         report["mean_distance"] = {"raw": mean_distances(raw, ratings), "unbiased": unbiased_distances}
+
+
+#: the ratings whose values are whole numbers by definition (lengths, depths; SER and the other
+#: published ratings of the papers' comparisons are not)
+WHOLE_RATINGS = ("W", "B", "gW", "gB", "TE", "te_depth", "gte_depth", "BxB", "BxBB")
+
+
+def _not_a_length(collection: Collection, name: str, values: pd.Series) -> Optional[str]:
+    """A note when a rating that is a length (W, B... or any theory's rating ``rate`` writes) holds a
+    value that is no whole number >= 0, naming its row: one W of 2.5 took W's distribution by level
+    out of the report unsaid, and W = -1 made a level -1 (helper-50)."""
+    if name not in WHOLE_RATINGS and (name in KNOWN_RATINGS or not is_rating(name)):  # SER; --rating seconds
+        return None
+    data = values.dropna()
+    wrong = data[(data != data.round()) | (data < 0)]
+    if wrong.empty:
+        return None
+    index = wrong.index[0]
+    frame = collection.frame
+    several = len(collection.inputs or []) > 1 or frame["source"].nunique() > 1
+    where = f"line {int(frame.at[index, 'line'])}"
+    where = f"{frame.at[index, 'source']} {where}" if several else where
+    what = "no distribution by level" if (wrong != wrong.round()).any() else "counted as read"
+    return (f"{name} {wrong.iloc[0]:g} at {where}"
+            + (f" and {plural(len(wrong) - 1, 'other row', grouped=True)}" if len(wrong) > 1 else "")
+            + f": a {name} rating is a whole number, 0 or more ({what})")
+
+
+def _with_shape(table: pd.DataFrame) -> pd.DataFrame:
+    """A per-clue table with each class's skewness and excess kurtosis (000 §2.1.3-2.1.4 give them per
+    clue count) in place of its central moments m3, m4 (NaN for a class of one value)."""
+    shown = table.drop(columns=["m3", "m4"])
+    spread = table["sd"].where(table["sd"] > 1e-9)
+    shown["skewness"] = table["m3"] / spread ** 3
+    shown["kurtosis"] = table["m4"] / spread ** 4 - 3
+    return shown
 
 
 def _repeated(collection: Collection) -> Optional[dict]:

@@ -46,6 +46,22 @@ def _moments_section(report: dict) -> str:
             "for clues the sd over all puzzles, weighted by cf(n) when unbiased; sd(mix) = full mixture sd)\n" + frame.to_string(index=False))
 
 
+def _shape_section(report: dict) -> str:
+    """Skewness and excess kurtosis of each column's whole distribution, raw and unbiased (000 §2.1.1)."""
+    records = []
+    for name, entry in report["columns"].items():
+        record = {"column": name}
+        for kind in ("raw", "unbiased"):
+            moments = entry.get(kind) or {}
+            record.update({f"{kind} {k}": _number(moments.get(k)) for k in ("skewness", "kurtosis")})
+        records.append(record)
+    frame = pd.DataFrame(records)
+    if not report["unbiased"]:
+        frame = frame[["column", "raw skewness", "raw kurtosis"]]
+    return ("Shape (000 §2.1.1: skewness and excess kurtosis, 0 for a Normal, of the whole distribution)\n"
+            + frame.to_string(index=False))
+
+
 def place(entry: dict, one_source: bool) -> str:
     """Where a row (``{"source", "line"}``) is: its line, or ``a.csv:4`` when the inputs are several
     (line 4 of which file, else: compare's differences of two part files said ``6, 7, 10, ..., 3``)."""
@@ -111,7 +127,7 @@ def _class_terms(report: dict) -> tuple[dict[str, str], str, str]:
 
 def format_report(report: dict, by_clues: bool = False) -> str:
     """All sections of the report as text tables; per-clue tables only with ``by_clues``."""
-    parts = [_header(report), _moments_section(report)]
+    parts = [_header(report), _moments_section(report), _shape_section(report)]
     if report["clue_distribution"]:
         weight, size, count = _class_terms(report)
         columns = {"clues": "clues", "on": "on(n)", **weight, "raw_percent": "raw %"}
@@ -137,8 +153,10 @@ def format_report(report: dict, by_clues: bool = False) -> str:
             if name == "clues":  # E = n and sd = 0 on every row (helper-39): the clue distribution says it all
                 continue
             weight = _class_terms(report)[0]
-            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n){', weighted' if weight else ''})\n"
-                         + _table(records, {"clues": "clues", "on": "on(n)", **weight, "mean": "E", "sd": "sd"}))
+            parts.append(f"{name} by clue count (on(n), E(X,n), sd(X,n), skewness, excess kurtosis, as 000 §2.1.3"
+                         f"{', weighted' if weight else ''})\n"
+                         + _table(records, {"clues": "clues", "on": "on(n)", **weight, "mean": "E", "sd": "sd",
+                                            "skewness": "skewness", "kurtosis": "kurtosis"}))
     parts.extend(_minimals_section(report))
     return "\n\n".join(parts) + "\n"
 
