@@ -286,10 +286,9 @@ def kernel_limits_memory() -> bool:
     return True
 
 
-def limit_address_space(limit: int, reusable: int = 0) -> None:
-    """Cap this process's address space at its current size plus ``limit`` bytes, less ``reusable``
-    bytes that it holds free and may use again without growing (RLIMIT_AS; only where
-    :func:`kernel_limits_memory`).
+def limit_address_space(limit: int) -> None:
+    """Cap this process's address space at its current size plus ``limit`` bytes (RLIMIT_AS; only
+    where :func:`kernel_limits_memory`).
 
     The cap never exceeds the hard limit the process was started under (``ulimit -v``: asking for
     more is refused, and the worker could not start at all) nor what the kernel's rlimit can hold (a
@@ -298,7 +297,7 @@ def limit_address_space(limit: int, reusable: int = 0) -> None:
 
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     fields = _statm(os.getpid())
-    cap = (0 if fields is None else fields[0] * _page_size()) + limit - reusable
+    cap = (0 if fields is None else fields[0] * _page_size()) + limit
     ceiling = (2**63 - 1) if hard == resource.RLIM_INFINITY else hard
     if cap >= ceiling:
         cap = hard  # RLIM_INFINITY when there is no hard limit: no cap at all

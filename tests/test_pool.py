@@ -45,7 +45,9 @@ def test_failures_are_recorded_and_the_batch_goes_on():
     assert [r[0] for r in results] == [1, "crashed", 2, "timeout", 3, "error", 4, "memory", 5]
     assert "bad payload" in results[5][1]
     assert results[3][2] >= 1.0 > results[5][2]  # the hung task's seconds: killed past its 1 s
-    assert pool.replaced == 3  # the crashed and the hung workers, and the one that ran out of memory
+    # the crashed and the hung workers, and the one that ran out of memory, twice: it had served other
+    # tasks, so its task ran again on a fresh worker, and ran out of memory there too
+    assert pool.replaced == 4 and pool.memory_retried == {7}
 
 
 def test_empty_input_gives_nothing():
@@ -83,19 +85,18 @@ def _holder(_):
     def handle(payload):
         if payload == "keep":  # kept past the task (under half the limit: the worker is not replaced)
             kept.append(b"\x01" * (40 * 2**20))
-        elif payload == "take":  # taken for the task only
-            return (len(b"\x01" * (80 * 2**20)), pid)
+        elif payload in ("take", "huge"):  # taken for the task only
+            return (len(b"\x01" * ((80 if payload == "take" else 150) * 2**20)), pid)
         return (payload, pid)
 
-    handle.release_memory = kept.clear  # what the rating workers' handles give back before a task
     return handle
 
 
-def test_each_task_gets_the_same_room_under_the_memory_cap_whatever_ran_before():
-    """The kernel's cap was set once, when the worker was ready: what a task kept (as CLIPS keeps its
-    facts until the next run) was taken from every later task's room, and the same puzzle was solved
-    alone and a memory row after another (helper-47).  It is set again before each task, from the
-    memory in use once the handle gave back what it kept."""
+def test_a_task_out_of_memory_on_a_used_worker_runs_again_on_a_fresh_one():
+    """What a task kept took from the next tasks' room under the cap: the same puzzle was solved alone
+    and a memory row after another (helper-47).  A task out of memory on a worker that served others
+    runs again, once, on a fresh worker, so that a row is what the puzzle gives alone; one out of
+    memory alone stays a memory row."""
     from sudorules import oscompat
 
     if not oscompat.kernel_limits_memory():
@@ -103,9 +104,10 @@ def test_each_task_gets_the_same_room_under_the_memory_cap_whatever_ran_before()
 
         pytest.skip("no kernel memory cap here (the pool's RSS watch)")
     pool = OrderedPool(_holder, (0,), jobs=1, memory_limit=100 * 2**20, on_failure=_failure)
-    results = list(pool.imap(enumerate(["take", "keep", "take", "keep", "keep", "take"])))
-    assert [r[0] for r in results] == [80 * 2**20, "keep", 80 * 2**20, "keep", "keep", 80 * 2**20], results
-    assert len({r[1] for r in results}) == 1 and pool.replaced == 0
+    results = list(pool.imap(enumerate(["take", "keep", "take", "huge", "keep", "take"])))
+    assert [r[0] for r in results] == [80 * 2**20, "keep", 80 * 2**20, "memory", "keep", 80 * 2**20], results
+    assert pool.memory_retried == {2, 3, 5}  # each after a kept 40 MB; "huge" out of memory alone too
+    assert len({r[1] for r in results if r[0] != "memory"}) == 4  # a fresh worker after each memory end
 
 
 def test_kept_workers_serve_the_next_call_and_a_dead_one_is_replaced():
@@ -127,3 +129,21 @@ def test_kept_workers_serve_the_next_call_and_a_dead_one_is_replaced():
     finally:
         pool.close(kill=True)
     assert pool._workers == []
+
+
+def test_a_rating_out_of_memory_in_the_rules_is_rated_again_only_from_a_used_worker(monkeypatch):
+    """The rules' own out-of-memory (a memory row with the other ratings done) comes back as a row, not
+    a death: on a worker that rated others it is raised as one, for a fresh worker; fresh, it is the row."""
+    import pytest
+
+    from sudorules.batch import pool, rating
+    from sudorules.enums import Status
+
+    memory_row = rating.failed_row("p", 25, ("W",), "memory", "W: out of memory")
+    monkeypatch.setattr(rating.Rater, "rate", lambda self, record, on_rating=None: memory_row)
+    handle = rating._make_rater_handle(("W",), 36, None)
+    monkeypatch.setattr(pool, "_served", 0)
+    assert handle(None).status == Status.MEMORY
+    monkeypatch.setattr(pool, "_served", 3)
+    with pytest.raises(MemoryError):
+        handle(None)

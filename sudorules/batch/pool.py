@@ -64,6 +64,16 @@ def report_partial(value: Any) -> None:
         _partial_sink(value)
 
 
+#: tasks this worker process has finished (inside a pool worker; 0 elsewhere)
+_served = 0
+
+
+def tasks_served() -> int:
+    """How many tasks this pool worker finished before the current one: 0 in a fresh worker (or
+    outside a pool), where a task runs as it would alone (see OrderedPool._again_on_a_fresh_worker)."""
+    return _served
+
+
 class PoolError(SudorulesError):
     """The pool cannot run: a worker failed while starting (before it handled any task)."""
 
@@ -106,7 +116,7 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
         except (EOFError, OSError):
             pass
         return
-    global _partial_sink
+    global _partial_sink, _served
     _partial_sink = lambda value: conn.send(("partial", value))  # noqa: E731
     try:
         conn.send(("ready", None))
@@ -115,18 +125,11 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
             if task is None:
                 return
             index, payload = task
-            if kernel_limit:
-                # Each task gets the same room, whatever the tasks before it did (helper-47: with
-                # --memory-limit 30 a cb-001 puzzle was solved alone and a memory row after another,
-                # whose memory the allocator kept; the cap set again from the address space then gave
-                # the next puzzles the old one's freed memory on top, solved at 28 where alone it
-                # was a memory row).  So what the last task took is given back (its facts, CLIPS's
-                # pools) and the cap is set from the memory in use: the address space less the bytes
-                # malloc holds free, which a task reuses without growing it.
-                release = getattr(handle, "release_memory", None)
-                if release is not None:
-                    release()
-                oscompat.limit_address_space(kernel_limit, reusable=oscompat.malloc_free_bytes())
+            # what the last task took is given back (its facts, CLIPS's pools) before the next one:
+            # less of a later task's room under the memory cap goes to what an earlier one left
+            release = getattr(handle, "release_memory", None)
+            if release is not None:
+                release()
             try:
                 result = ("ok", handle(payload))
             except MemoryError:  # said as the death under the limit is (_death), not as an empty reason
@@ -134,6 +137,7 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
             except Exception as error:  # reported to the parent, which records it and goes on
                 result = ("error", f"{type(error).__name__}: {error}")
             conn.send((index, result))
+            _served += 1
     except (EOFError, OSError):  # the parent is gone or closed the pipe: nothing left to do
         return
     except MemoryError:  # even the answer does not fit: the parent sees the death and says "memory"
@@ -150,6 +154,7 @@ class _Worker:
     partial: Any = None  #: the current task's result so far (report_partial), or None
     baseline: Optional[int] = None  #: RSS when it was ready (the memory watch, and _grown), bytes
     measured: float = 0.0  #: when its RSS was last measured (time.monotonic)
+    served: int = 0  #: tasks it finished (0: fresh, as a puzzle rated alone)
 
 
 class OrderedPool:
@@ -183,6 +188,8 @@ class OrderedPool:
         self.watch_memory = bool(memory_limit) and watch_memory
         self.lookahead = max(lookahead, self.jobs)
         self.replaced = 0  #: workers replaced after a failure
+        #: indexes of the tasks run again on a fresh worker after running out of memory on a used one
+        self.memory_retried: set[int] = set()
         self.start_method = start_method or oscompat.start_method()
         import multiprocessing
 
@@ -320,10 +327,12 @@ class OrderedPool:
                         raise PoolError(f"a worker failed while starting: {message[1]}")
                     else:
                         index, (kind, value) = message
-                        results[index] = (value if kind == "ok"
-                                          else self.on_failure(worker.task[1], kind, value or "", worker.partial,
-                                                               time.monotonic() - worker.started))
+                        if not self._again_on_a_fresh_worker(worker, kind, retry):
+                            results[index] = (value if kind == "ok"
+                                              else self.on_failure(worker.task[1], kind, value or "", worker.partial,
+                                                                   time.monotonic() - worker.started))
                         worker.task = None
+                        worker.served += 1
                         if kind == "memory" or self._grown(worker):
                             # a worker keeps the memory a task took (CLIPS keeps freed memory in its own
                             # pools): past its cap, or half of it, the next task gets a fresh worker, so
@@ -345,12 +354,25 @@ class OrderedPool:
             if not worker.ready:
                 raise PoolError(f"a worker failed while starting ({failure[1]}); "
                                 "run 'sudorules solve' on one puzzle to see why")
-            if worker.task is not None:
+            if worker.task is not None and not self._again_on_a_fresh_worker(worker, failure[0], retry):
                 results[worker.task[0]] = self.on_failure(worker.task[1], *failure, worker.partial,
                                                           now - worker.started)
             self._retire(worker)
             self._workers[i] = self._spawn()
             self.replaced += 1
+
+    def _again_on_a_fresh_worker(self, worker: _Worker, kind: str, retry: list[tuple[int, Any]]) -> bool:
+        """Put a task that ran out of memory on a worker that had served others back in the queue, for
+        a fresh worker (once), and say so.  The cap is on the worker's growth since it was ready, and
+        what earlier tasks left in it (CLIPS's and malloc's free memory, not all of it reusable) took
+        from the room of the next ones: a cb-001 puzzle solved alone under --memory-limit 30 was a
+        memory row after another puzzle, locally and on dask (helper-47).  Less room never turns a
+        memory row alone into a solved one, so a row is what the puzzle gives alone either way."""
+        if kind != "memory" or worker.served == 0 or worker.task is None or worker.task[0] in self.memory_retried:
+            return False
+        self.memory_retried.add(worker.task[0])
+        retry.append(worker.task)
+        return True
 
     def _death(self, exitcode: Optional[int]) -> tuple[str, str]:
         """``(kind, detail)`` for a worker that died: killed by a signal (SIGSEGV, SIGKILL, SIGABRT) it

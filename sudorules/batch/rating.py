@@ -372,12 +372,17 @@ def _make_rater_handle(ratings: Sequence[str], max_length: int, time_limit: Opti
                        max_depth: int = 3) -> Callable:
     """Worker factory for the pool: build the rater once per process, return its per-record function
     (which reports each finished rating to the pool: a row whose worker is killed keeps them)."""
-    from .pool import report_partial
+    from .pool import report_partial, tasks_served
 
     rater = Rater(ratings, max_length=max_length, time_limit=time_limit, max_depth=max_depth)
 
     def handle(record: PuzzleRecord) -> RatingRow:
-        return rater.rate(record, on_rating=report_partial)
+        row = rater.rate(record, on_rating=report_partial)
+        if row.status == Status.MEMORY and tasks_served():
+            # out of memory in the rules on a worker that rated others before: as a worker dying
+            # there, the puzzle is rated again on a fresh one, so that its row is what it gives alone
+            raise MemoryError
+        return row
 
     handle.release_memory = rater.solver.release_memory  # type: ignore[attr-defined]  # the pool's, before a task
     return handle
