@@ -592,50 +592,8 @@ def record_parts(lines: Iterable[str]) -> Iterator[tuple[str, int, str, object, 
     """The records of text lines as ``(kind, first line number, text, data, tail)``, before any puzzle
     is made: ``_LINE`` (data: the line's :func:`scan_line` or None, read when the record is made),
     ``_GRID`` (data: its 81 masks and whether it is a candidate grid) or ``_INVALID`` (data: the
-    reason).
-
-    A multi-line grid is nine rows.  A bad row of a grid begun (a typo, 8 or 10 grid characters, a
-    byte that is no UTF-8) takes a row's place, and the grid is one invalid record; a line that may
-    be a first row with a typo begins a grid only when a valid row follows it.  A blank or border
-    line after a number of rows that is no multiple of three ends a grid cut short (bands are three
-    rows; a grid missing a row took the next grid's first, and every later grid of the file was read
-    a row late, some as valid puzzles that are none of the file's), unless the grid's layout puts
-    such a line after its first row (a border or blank line between every two rows)."""
-    pending: list[tuple[int, str, list[int], bool]] = []  # rows of a multi-line grid: masks, pencilmark?
-    grid_error: list[str] = []  # the first bad row of the grid begun, as "reason of line N"
-    # a line that may be a grid's first row with a typo, (number, line, reason): it begins a grid only
-    # if the next line is a valid row; else it is the one invalid line it always was
-    tentative: list[tuple[int, str, str]] = []
-    spaced = [False]  # the grid begun has a blank or border line after its first row: every row has one
-    after_separator = [False]  # the line before was a blank or border line
-
-    def flush_incomplete() -> Iterator[tuple[str, int, str, object, str]]:
-        if tentative and len(pending) == 1:  # no row followed: the bad line alone
-            number, line, reason = tentative.pop()
-            yield (_INVALID, number, line, reason, "")
-        elif pending:
-            tentative.clear()
-            said = f"incomplete grid: {len(pending)} of 9 rows" + (f"; {grid_error[0]}" if grid_error else "")
-            yield (_INVALID, pending[0][0], grid_text(), said, "")
-        pending.clear()
-        grid_error.clear()
-        spaced[0] = False
-
-    def grid_text() -> str:
-        """A multi-line grid's rows joined on one line: an invalid one's ``puzzle`` cell holds them all,
-        and ``select --puzzles`` writes them as one line, which is again one invalid record (its first
-        row alone was written, and nine such rows of nine invalid grids would be read as a grid)."""
-        return " ".join(line.strip() for _, line, _, _ in pending)
-
-    def between_rows() -> Iterator[tuple[str, int, str, object, str]]:
-        """A blank or border line: it ends a grid cut short (see above), as does a second such line in
-        a row (the end of one grid and the start of the next, the rows left after a band cut short)."""
-        if len(pending) == 1 and not tentative and not after_separator[0]:
-            spaced[0] = True
-        elif pending and not spaced[0] and (len(pending) % 3 or after_separator[0]):
-            yield from flush_incomplete()
-        after_separator[0] = True
-
+    reason).  The rules of multi-line grids are :class:`_Grids`'."""
+    grids = _Grids()
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
         if line.startswith(BOM):  # the first line's, or a file's joined after another (cat a.txt b.txt)
@@ -643,63 +601,181 @@ def record_parts(lines: Iterable[str]) -> Iterator[tuple[str, int, str, object, 
         head = line[:81]
         undecoded = _UNDECODED.search(line)
         if len(head) == 81 and not undecoded and not head.translate(_WITHOUT_GRID_CHARS):  # the usual line
-            after_separator[0] = False
-            yield from flush_incomplete()
-            yield (_LINE, number, line, None, "")
+            yield from grids.record((_LINE, number, line, None, ""))
             continue
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             if not stripped:
-                yield from between_rows()
+                yield from grids.separator("blank")
+            else:
+                yield from grids.comment()
             continue
-        if _BORDER.fullmatch(stripped) or not stripped.translate(_WITHOUT_LAYOUT_CHARS):  # a border line
-            yield from between_rows()
+        if _BORDER.fullmatch(stripped) or not stripped.translate(_WITHOUT_LAYOUT_CHARS):
+            yield from grids.separator("border")
             continue
-        after_separator[0] = False
         if undecoded:  # a byte that is no UTF-8 (the readers keep it as a surrogate): the line is refused
             byte = ord(undecoded.group()) - 0xDC00
             shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             reason = f"not UTF-8 text (byte 0x{byte:02x} at column {undecoded.start() + 1})"
-            if not (pending and not tentative and _may_be_row(line, pending[0][1])):
-                yield from flush_incomplete()
-                yield (_INVALID, number, shown, reason, "")
-                continue
-            pending.append((number, shown, [], False))  # a row of the grid begun
-            if not grid_error:
-                grid_error.append(f"{reason} of line {number}")
-        elif (row := candidate_row(line)) is not None:  # one row of the candidate grid SudoRules prints
-            pending.append((number, line, row, True))
+            if grids.takes_bad_row(line, "bytes"):
+                yield from grids.row((number, shown, [], False, f"{reason} of line {number}"))
+            else:
+                yield from grids.record((_INVALID, number, shown, reason, ""))
+            continue
+        row = candidate_row(line)
+        if row is not None:  # one row of the candidate grid SudoRules prints
+            yield from grids.row((number, line, row, True, None))
+            continue
+        values, bad, tail = scan_line(line)
+        if bad is None and len(values) == 9:
+            yield from grids.row((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False, None))
+        elif (bad is not None or len(values) < 81) and grids.takes_bad_row(line, "character" if bad else "count"):
+            why = (f"{bad} of line {number}" if bad is not None
+                   else f"{len(values)} grid characters, not 9, in the row of line {number}")
+            yield from grids.row((number, line, [], False, why))
+        elif bad is not None and is_typo_row(line):
+            yield from grids.maybe_first_row((number, line, [], False, f"{bad} of line {number}"), bad)
         else:
-            values, bad, tail = scan_line(line)
-            if bad is None and len(values) == 9:
-                pending.append((number, line, [1 << (v - 1) if v else 0x1FF for v in values], False))
-            elif pending and not tentative and (is_grid_row_like(line, pending[0][1]) if bad is not None
-                                                else len(values) < 81 and _may_be_row(line, pending[0][1])):
-                pending.append((number, line, [], False))  # a bad row of the grid begun
-                if not grid_error:
-                    grid_error.append(f"{bad} of line {number}" if bad is not None else
-                                      f"{len(values)} grid characters, not 9, in the row of line {number}")
+            yield from grids.record((_LINE, number, line, (values, bad, tail), ""))
+    yield from grids.flush()
+
+
+#: one row of a multi-line grid being read: (line number, text, masks, candidate row?, why it is bad)
+_Row = tuple[int, str, list[int], bool, Optional[str]]
+
+
+class _Grids:
+    """The multi-line grid being read by :func:`record_parts`: its rows and what its layout showed.
+
+    A grid is nine rows.  A bad row of a grid begun (a typo, 8 or 10 grid characters, a byte that is
+    no UTF-8, a candidate row with a cell too many) takes a row's place, and the grid is one invalid
+    record; a line that may be a first row with a typo begins a grid only when a valid row follows
+    it.  Blank and border lines ("separators") resynchronise a file whose grid lost or gained a row
+    (it took the next grid's first row, and every later grid was read a row late, some as valid
+    puzzles that are none of the file's; helper-48, helper-49).  The grid begun ends, cut short:
+
+    * at a separator after a number of rows that is no multiple of three (bands are three rows);
+    * at a second separator in a row (the end of one grid and the start of the next);
+    * at a separator of the other kind than the grid's first one (a blank line in a grid whose bands
+      are bordered: gsf's and Simple Sudoku's, whose grids have no outer frame);
+    * unless the layout puts a separator after every row: a separator right after the first row,
+      itself after a separator or at the start ("spaced"); there only a second separator in a row, or
+      two rows with none between them (the grid so far ends, and its last row begins the next), end it;
+    * at a blank line when the last complete grid had no separator between its rows: the file's
+      grids are nine rows in a row, its blank lines between grids, and a grid cut at a band's end (a
+      title put in at its sixth row) took the next grid's first band.  (Not at a border: a file may
+      mix plain grids and bordered ones.)
+    """
+
+    def __init__(self) -> None:
+        self.pending: list[_Row] = []
+        self.tentative: Optional[tuple[int, str, str]] = None  # a maybe-first row with a typo: its reason
+        self.spaced = False
+        self.style: Optional[str] = None  # the kind of the first separator inside the grid begun
+        self.clean_start = True  # its first row came after a separator, a record, or at the start
+        self.last: Optional[str] = None  # the last line that was no comment: separator, row or record
+        self.inside = False  # the grid begun has had a separator between its rows
+        #: whether the last complete grid had separators between its rows (None: no grid yet)
+        self.layout_inside: Optional[bool] = None
+
+    def flush(self) -> Iterator[tuple[str, int, str, object, str]]:
+        """End the grid begun, cut short: one invalid record (a maybe-first row alone: its own line)."""
+        if self.tentative is not None and len(self.pending) == 1:
+            number, line, reason = self.tentative
+            yield (_INVALID, number, line, reason, "")
+        elif self.pending:
+            error = self._error()
+            said = f"incomplete grid: {len(self.pending)} of 9 rows" + (f"; {error}" if error else "")
+            yield (_INVALID, self.pending[0][0], self._text(), said, "")
+        self._reset()
+
+    def _reset(self) -> None:
+        self.pending, self.tentative, self.spaced, self.style, self.inside = [], None, False, None, False
+
+    def _error(self) -> Optional[str]:
+        return next((why for *_, why in self.pending if why is not None), None)
+
+    def _text(self) -> str:
+        """The grid's rows on one line, as an invalid grid's ``puzzle`` cell holds them: ``select
+        --puzzles`` writes that line, which must be read again as one invalid record (its first row
+        alone was written, and nine such rows made a grid); the `` / `` between rows is no layout, so
+        that two bad rows of 8 and 10 characters do not make 81 (helper-49)."""
+        return " / ".join(line.strip() for _, line, _, _, _ in self.pending)
+
+    def comment(self) -> Iterator[tuple[str, int, str, object, str]]:
+        """A comment line: between grids, a title as a record is (a grid after ``#3`` starts clean, as
+        after ``Puzzle 3``); inside a grid begun it ends it where a blank line would (after rows that
+        are no multiple of three, or where complete grids had no separator), else it is passed over."""
+        rows = len(self.pending)
+        if rows and not self.spaced and (rows % 3 or self.last == "separator" or self.layout_inside is False):
+            yield from self.flush()
+        if not self.pending:
+            self.last = "record"
+
+    def record(self, record: tuple[str, int, str, object, str]) -> Iterator[tuple[str, int, str, object, str]]:
+        """A line that is a record of its own: the grid begun ends before it."""
+        yield from self.flush()
+        self.last = "record"
+        yield record
+
+    def separator(self, kind: str) -> Iterator[tuple[str, int, str, object, str]]:
+        rows = len(self.pending)
+        if rows == 1 and self.tentative is None and self.last == "row" and self.clean_start and not self.spaced:
+            self.spaced, self.style, self.inside = True, kind, True
+        elif rows and kind == "blank" and self.layout_inside is False and not self.spaced:
+            yield from self.flush()
+        elif rows:
+            double = self.last == "separator"
+            if double or (self.style is not None and kind != self.style) or (not self.spaced and rows % 3):
+                yield from self.flush()
             else:
-                yield from flush_incomplete()  # a bad line after a maybe-first row: no grid begun
-                if bad is not None and is_typo_row(line):
-                    pending.append((number, line, [], False))
-                    grid_error.append(f"{bad} of line {number}")
-                    tentative.append((number, line, bad))
-                    continue
-                yield (_LINE, number, line, (values, bad, tail), "")
-                continue
-        tentative.clear()  # a row followed: the grid is begun
-        if len(pending) == 9:
-            masks = [m for _, _, row_masks, _ in pending for m in row_masks]
-            pencilmark = any(flag for _, _, _, flag in pending)
-            if grid_error:
-                yield (_INVALID, pending[0][0], grid_text(), grid_error[0], "")
+                self.style, self.inside = self.style or kind, True
+        self.last = "separator"
+
+    def takes_bad_row(self, line: str, why: str) -> bool:
+        """Is a line that is no valid row a bad row of the grid begun (not of a maybe-first row's)?
+        ``why``: ``character`` (a bad character: only a line laid out as the first row is, so that a
+        title such as ``puzzle 123`` after a grid cut short is none, helper-40), ``count`` (8 or 10
+        grid characters) or ``bytes`` (a byte that is no UTF-8)."""
+        if not self.pending or self.tentative is not None:
+            return False
+        first = self.pending[0]
+        if first[3]:  # a candidate grid: a row of eight to ten cells
+            return 8 <= len(line.replace("!", " ").replace("|", " ").split()) <= 10
+        if why == "character":
+            return is_grid_row_like(line, first[1])
+        return _may_be_row(line, first[1])
+
+    def maybe_first_row(self, row: _Row, reason: str) -> Iterator[tuple[str, int, str, object, str]]:
+        """A line that may be a grid's first row with a typo: the first row if a valid row follows."""
+        yield from self.flush()
+        self.clean_start = self.last in (None, "separator", "record")
+        self.pending, self.tentative = [row], (row[0], row[1], reason)
+        self.last = "row"
+
+    def row(self, row: _Row) -> Iterator[tuple[str, int, str, object, str]]:
+        if self.spaced and self.last == "row" and self.tentative is None:
+            # two rows with no separator in a layout that has one after every row: the grid so far ends,
+            # its last row begins the next (a row written twice after a complete grid began a grid taken
+            # for such a layout, and every later grid was read a row late: helper-49)
+            kept = self.pending.pop()
+            yield from self.flush()
+            self.pending, self.clean_start = [kept], False
+        if not self.pending:
+            self.clean_start = self.last in (None, "separator", "record")
+        self.pending.append(row)
+        self.tentative = None  # a row followed: the grid is begun
+        self.last = "row"
+        if len(self.pending) == 9:
+            error = self._error()
+            if error is not None:
+                yield (_INVALID, self.pending[0][0], self._text(), error, "")
             else:
-                yield (_GRID, pending[0][0], grid_text(), (masks, pencilmark), "")
-            pending.clear()
-            grid_error.clear()
-            spaced[0] = False
-    yield from flush_incomplete()
+                self.layout_inside = self.inside
+                masks = [m for _, _, row_masks, _, _ in self.pending for m in row_masks]
+                pencilmark = any(flag for _, _, _, flag, _ in self.pending)
+                yield (_GRID, self.pending[0][0], self._text(), (masks, pencilmark), "")
+            self._reset()
 
 
 #: a border line of a multi-line grid in any program's style: SudoRules' and gsf's (``+---+``,
@@ -739,16 +815,17 @@ def is_grid_row_like(line: str, row: str) -> bool:
 
 def candidate_row(line: str) -> Optional[list[int]]:
     """The nine digit masks of a line of SudoRules' candidate grid (``! 7 1235 6 ! 13459 ...``), or
-    None when the line is not one: nine cells, each digits 1-9 in increasing order (its candidates),
-    ``.`` or ``0`` (any digit) or ``-`` (none), at least one cell with several digits."""
+    None when the line is not one: nine cells, each digits 1-9 in increasing order (its candidates)
+    or ``-`` (none), at least one cell with several digits.  (``.`` or ``0`` for "any digit" was
+    taken too, and a row of a plain spaced grid with one cell typed twice, ``! 4 25 . ! ...``, made
+    the whole grid a valid pencilmark puzzle, none of the file's: helper-49.  Neither SudoRules nor
+    sudorules prints it.)"""
     tokens = line.replace("!", " ").replace("|", " ").split()
     if len(tokens) != 9 or not any(len(t) > 1 for t in tokens):
         return None
     masks = []
     for token in tokens:
-        if token in (".", "0"):
-            masks.append(0x1FF)
-        elif token == "-":
+        if token == "-":
             masks.append(0)
         # ASCII 1-9 only ('²'.isdigit()), in increasing order, as every program prints candidates: a
         # solved grid written as nine groups of nine digits was read as a row of candidates

@@ -218,16 +218,16 @@ def test_invalid_grids_written_by_select_puzzles_stay_one_invalid_record_each(tm
     selected = sudorules("select", "checked.csv", "--puzzles", "-o", "again.txt", cwd=tmp_path)
     assert selected.returncode == 0, selected.stderr
     lines = (tmp_path / "again.txt").read_text().splitlines()
-    assert len(lines) == 9 and lines[0].startswith(rows_of(relabelled(0), "sudorules")[0])
+    assert len(lines) == 9 and lines[0].startswith(" / ".join(rows_of(relabelled(0), "sudorules")[:4]))
     records = read(tmp_path / "again.txt")
     assert [(line, ok) for line, ok, _ in records] == [(k, False) for k in range(1, 10)], records
-    assert all(reason.startswith("bad character 'x'") for _, _, reason in records)
+    assert all(reason.startswith("bad character '/'") for _, _, reason in records)  # the rows' joint
     # a grid with a repeated digit is read whole, and invalid: its cell too is every row
     rows = rows_of(relabelled(0))
     rows[0] = rows[0][0] * 2 + rows[0][2:] if rows[0][0] != "." else "11" + rows[0][2:]
     (tmp_path / "rep.txt").write_text("\n".join(rows) + "\n")
     result = sudorules("check", "rep.txt", cwd=tmp_path)
-    assert result.stdout.splitlines()[1].startswith(" ".join(rows) + ","), result.stdout
+    assert result.stdout.splitlines()[1].startswith(" / ".join(rows) + ","), result.stdout
 
 
 @pytest.mark.parametrize("command", ["check", "rate"])
@@ -239,3 +239,85 @@ def test_puzzles_of_one_argument_are_named_by_their_line(tmp_path, command):
     assert result.stdout.splitlines()[2].endswith('"PUZZLE 0, line 2: digit 1 repeated in row 1"'), result.stdout
     alone = sudorules(command, repeat, cwd=tmp_path)
     assert alone.stdout.splitlines()[1].endswith(",PUZZLE 0: digit 1 repeated in row 1"), alone.stdout
+
+
+# helper-49's counterexamples to the first version of the rules: each made a valid puzzle that is none
+# of the file's, or lost the next grid
+
+def _bordered(puzzle: str, every_row: bool = False) -> list[str]:
+    """SudoRules' layout (``!`` cells, ``+---+`` borders around bands), or a border after every row."""
+    border = "+-------+-------+-------+"
+    rows = ["! " + " ! ".join(" ".join(puzzle[9 * r + 3 * b: 9 * r + 3 * b + 3]) for b in range(3)) + " !"
+            for r in range(9)]
+    if every_row:
+        return [border] + [line for row in rows for line in (row, border)]
+    return [border] + [line for band in range(3) for line in rows[3 * band: 3 * band + 3] + [border]]
+
+
+def _gsf(puzzle: str) -> list[str]:
+    """gsf's layout: bands separated by a border, no outer frame."""
+    rows = [" | ".join(" ".join(puzzle[9 * r + 3 * b: 9 * r + 3 * b + 3]) for b in range(3)) for r in range(9)]
+    return rows[:3] + ["------+-------+------"] + rows[3:6] + ["------+-------+------"] + rows[6:]
+
+
+def test_a_row_written_twice_after_a_grid_does_not_shift_the_next(tmp_path):
+    """The stray row, then the grid's border, was taken for a layout with a border after every row."""
+    first = _bordered(relabelled(0))
+    first.insert(-1, first[-2])  # the last row twice
+    for between in ([""], []):
+        path = tmp_path / "twice.txt"
+        path.write_text("\n".join(first + between + _bordered(relabelled(1))) + "\n")
+        records = read(path)
+        assert [(ok, p) for _, ok, p in records if ok] == [(True, relabelled(0)), (True, relabelled(1))], records
+        assert [r[1:] for r in records if not r[1]] == [(False, "incomplete grid: 1 of 9 rows")]
+    plain = rows_of(relabelled(0)) + ["........."]
+    path.write_text("\n".join(plain + [""] + rows_of(relabelled(1)) + [""] + rows_of(relabelled(2))) + "\n")
+    assert [p for _, ok, p in read(path) if ok] == [relabelled(k) for k in range(3)]
+
+
+def test_a_band_cut_short_in_gsfs_layout_ends_at_the_blank_line(tmp_path):
+    """gsf's bands have borders and no outer frame: the six rows left after a band cut short were
+    joined to the next grid's first band (six rows, a multiple of three, before the blank line)."""
+    first = _gsf(relabelled(0))
+    del first[1]
+    path = tmp_path / "gsf.txt"
+    path.write_text("\n".join(first + [""] + _gsf(relabelled(1)) + [""] + _gsf(relabelled(2))) + "\n")
+    records = read(path)
+    assert [p for _, ok, p in records if ok] == [relabelled(1), relabelled(2)], records
+    assert all(not ok for line, ok, _ in records if line < 10)
+
+
+def test_a_border_after_every_row_and_a_grid_missing_a_row(tmp_path):
+    """Two borders in a row end a grid there too: the grid missing its first row took the next grid's."""
+    first = _bordered(relabelled(0), every_row=True)
+    del first[1:3]
+    path = tmp_path / "every.txt"
+    path.write_text("\n".join(first + _bordered(relabelled(1), every_row=True)) + "\n")
+    records = read(path)
+    assert records[0][1:] == (False, "incomplete grid: 8 of 9 rows") and len(records) == 2
+    assert records[1][1:] == (True, relabelled(1))
+
+
+def test_a_cell_typed_twice_in_a_spaced_grid_is_a_bad_row_not_candidates(tmp_path):
+    """``! 4 25 . ! ...`` was a candidate row (``.`` any digit), and the grid a valid pencilmark puzzle."""
+    grid = _bordered(relabelled(0))
+    row = grid[2].split(" ")
+    row[2] = row[2] + "5" if row[2] != "." else "25"
+    grid[2] = " ".join(row)
+    path = tmp_path / "typed.txt"
+    path.write_text("\n".join(grid + [""] + _bordered(relabelled(1))) + "\n")
+    records = read(path)
+    assert records[0][1] is False and "10 grid characters, not 9, in the row of line 3" in records[0][2], records
+    assert records[1][1:] == (True, relabelled(1))
+
+
+def test_a_bad_row_of_a_candidate_grid_takes_a_rows_place(tmp_path):
+    """A candidate row with a cell too many split its grid into several records, and the next was lost."""
+    candidates = ["! " + " ".join("123456789" if c == "." else c for c in row) + " !" for row in rows_of(PUZZLE)]
+    bad = candidates[:]
+    bad[1] = bad[1][:-2] + " 7 !"  # a tenth cell
+    path = tmp_path / "candidates.txt"
+    path.write_text("\n".join(bad + ["", ""] + candidates) + "\n")
+    records = read(path)
+    assert [r[1] for r in records] == [False, True], records
+    assert records[1][0] == 12
