@@ -995,3 +995,17 @@ def test_an_interrupt_while_the_earlier_rows_are_read_says_they_are_kept(tmp_pat
     assert result.exit_code == 143
     assert f"interrupted while reading the rows already in {out}, which are kept" in result.output, result.output
     assert "after 0 rows" not in result.output and out.read_text() == before
+
+
+def test_a_retry_does_not_call_the_rows_it_rated_again_earlier_rows_kept(tmp_path):
+    """``--retry invalid`` (or memory) said "OUT holds earlier rows invalid: 1" of the row it had just
+    rated again (helper-51): the earlier rows' statuses were read after the retry rewrote them."""
+    demo = (Path(__file__).resolve().parent.parent / "collections" / "demo.txt").read_text().split()
+    (tmp_path / "in.txt").write_text(f"{demo[0]}\n{'11' + demo[1][2:]}\n")
+    first = subprocess.run([sys.executable, "-m", "sudorules", "rate", "in.txt", "--rating", "W", "-o", "out.csv",
+                            "--no-progress"], cwd=tmp_path, capture_output=True, text=True)
+    assert first.returncode == 1
+    again = subprocess.run([sys.executable, "-m", "sudorules", "rate", "in.txt", "--rating", "W", "-o", "out.csv",
+                            "--no-progress", "--retry", "invalid"], cwd=tmp_path, capture_output=True, text=True)
+    assert again.returncode == 1 and "1 earlier row replaced; 1 already done" in again.stderr, again.stderr
+    assert "holds earlier rows" not in again.stderr, again.stderr

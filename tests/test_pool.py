@@ -92,6 +92,36 @@ def _holder(_):
     return handle
 
 
+def _served_holder(_):
+    from sudorules.batch.pool import tasks_served
+
+    kept = []
+
+    def handle(payload):
+        if payload == "keep":
+            kept.append(b"\x01" * (40 * 2**20))
+        elif payload == "take":
+            return (len(b"\x01" * (80 * 2**20)), tasks_served())
+        return (payload, tasks_served())
+
+    return handle
+
+
+def test_with_two_workers_a_task_out_of_memory_goes_to_a_fresh_worker_not_an_idle_used_one():
+    """The task went to the first idle worker, a used one, while the replacement started (helper-51)."""
+    from sudorules import oscompat
+
+    if not oscompat.kernel_limits_memory():
+        import pytest
+
+        pytest.skip("no kernel memory cap here (the pool's RSS watch)")
+    pool = OrderedPool(_served_holder, (0,), jobs=2, memory_limit=100 * 2**20, on_failure=_failure)
+    results = list(pool.imap(enumerate(["keep", "keep", "take", "take", "a", "b"])))
+    takes = [r for r, p in zip(results, ["keep", "keep", "take", "take", "a", "b"]) if p == "take"]
+    assert all(r == (80 * 2**20, 0) for r in takes), results  # each ran on a worker that had served none
+    assert pool.memory_retried <= {2, 3} and len(pool.memory_retried) >= 1
+
+
 def test_a_task_out_of_memory_on_a_used_worker_runs_again_on_a_fresh_one():
     """What a task kept took from the next tasks' room under the cap: the same puzzle was solved alone
     and a memory row after another (helper-47).  A task out of memory on a worker that served others

@@ -550,3 +550,17 @@ def test_skewness_and_kurtosis_are_those_of_each_row_weighted_directly(small_csv
             got = report["columns"]["W"]["unbiased" if unbiased else "raw"]
             assert got["skewness"] == pytest.approx(m3 / m2 ** 1.5, rel=1e-9)
             assert got["kurtosis"] == pytest.approx(m4 / m2 ** 2 - 3, rel=1e-9)
+
+
+def test_the_shape_of_a_column_of_small_values_is_that_of_the_same_values_scaled(small_csv):
+    """Values of 1e-7 had no skewness nor kurtosis (an absolute threshold on the variance, helper-51),
+    where the table by clue count gave them; a constant column has none."""
+    frame = pd.read_csv(small_csv)
+    for scale in (1.0, 1e-7):
+        path = small_csv.parent / "scaled.csv"
+        frame.assign(X=frame["W"] * scale, K=0.1).to_csv(path, index=False)
+        report = build_report(load_collection([str(path)], ratings=["X", "K"]))
+        got, base = report["columns"]["X"]["raw"], report["columns"]["W"]["raw"]
+        assert got["skewness"] == pytest.approx(base["skewness"], rel=1e-9)
+        assert got["kurtosis"] == pytest.approx(base["kurtosis"], rel=1e-9)
+        assert report["columns"]["K"]["raw"]["skewness"] is None

@@ -277,9 +277,17 @@ class OrderedPool:
             while True:
                 for worker in self._workers:
                     if worker.ready and worker.task is None and len(order) < self.lookahead:
-                        task = retry.pop() if retry else next(pending, None)
-                        if task is None:
-                            break
+                        # a task out of memory on a used worker goes to a fresh one only (with two
+                        # workers it went to the first idle one, a used one, while the replacement
+                        # started: helper-51); the replacement is fresh, so it is never left waiting
+                        eligible = [t for t in retry if worker.served == 0 or t[0] not in self.memory_retried]
+                        if eligible:
+                            task = eligible[-1]
+                            retry.remove(task)
+                        else:
+                            task = next(pending, None)
+                        if task is None:  # none for this worker; another (a fresh one) may take a retry
+                            continue
                         if task[0] not in order:
                             order.append(task[0])
                         worker.task, worker.started, worker.partial = task, time.monotonic(), None

@@ -562,7 +562,9 @@ def _rate_file(source: str, output: Optional[str], options: RateOptions, templat
             if not count and os.stat(path).st_size == 0:
                 _write(handle_fd, csv_line(header(ratings, options.canonical)), output, cut_back=True)
             summary.skipped = count - summary.retried  # rows kept as they were
-            summary.earlier = earlier
+            # the rows a --retry just rated are no earlier rows "kept as they were" (helper-51): their
+            # statuses are this run's (summary.statuses), and only the others are the earlier ones
+            summary.earlier = {k: n for k, n in ((k, v - summary.statuses.get(k, 0)) for k, v in earlier.items()) if n > 0}
             if other:
                 summary.notes.append(other)
         summary.total = count_records(source)

@@ -73,12 +73,20 @@ def weighted_moments(table: pd.DataFrame, unbiased: bool, is_clue_column: bool =
     moment4 = float((weights * (table["m4"] + 4 * table["m3"] * d + 6 * m2 * d ** 2 + d ** 4)).sum() / total)
     mixture = math.sqrt(moment2)
     return {"count": int(table["on"].sum()), "mean": float(mean),
-            "sd": mixture if is_clue_column else within, "sd_mixture": mixture, **_shape(moment2, moment3, moment4)}
+            "sd": mixture if is_clue_column else within, "sd_mixture": mixture,
+            **_shape(moment2, moment3, moment4, float(mean))}
 
 
-def _shape(moment2: float, moment3: float, moment4: float) -> dict:
+def is_spread(variance, mean):
+    """Is a variance that of values that differ, not the rounding noise of a constant column's (a
+    constant 0.1 gives 1.9e-34)?  Relative to the values' size, so that a column of values of 1e-7
+    keeps its shape (an absolute 1e-12 gave none: helper-51).  Works on numbers and Series alike."""
+    return variance > 1e-24 * (1 + mean * mean)
+
+
+def _shape(moment2: float, moment3: float, moment4: float, mean: float = 0.0) -> dict:
     """Skewness and excess kurtosis from central moments M2..M4 (NaN for a constant column)."""
-    if not moment2 > 1e-12:
+    if not is_spread(moment2, mean):
         return {"skewness": math.nan, "kurtosis": math.nan}
     return {"skewness": moment3 / moment2 ** 1.5, "kurtosis": moment4 / moment2 ** 2 - 3}
 
@@ -93,4 +101,4 @@ def plain_moments(values: pd.Series, weights: Optional[pd.Series] = None) -> dic
     mean = float((w * data).sum() / w.sum())
     moments = [float((w * (data - mean) ** k).sum() / w.sum()) for k in (2, 3, 4)]
     sd = math.sqrt(moments[0])
-    return {"count": int(data.size), "mean": mean, "sd": sd, "sd_mixture": sd, **_shape(*moments)}
+    return {"count": int(data.size), "mean": mean, "sd": sd, "sd_mixture": sd, **_shape(*moments, mean)}

@@ -30,7 +30,7 @@ from .correlation import correlation_matrix, log_transform, mean_distances
 from .distributions import clue_distribution, is_discrete, level_distribution, unbiased_weights
 from .loading import CLUES, Collection, StatsInputError, StatsUsageError, column_named
 from .minimals import minimals_per_grid
-from .moments import per_clue_table, plain_moments, weighted_moments
+from .moments import is_spread, per_clue_table, plain_moments, weighted_moments
 from ..reader import plural
 
 
@@ -155,7 +155,7 @@ def _with_shape(table: pd.DataFrame) -> pd.DataFrame:
     """A per-clue table with each class's skewness and excess kurtosis (000 §2.1.3-2.1.4 give them per
     clue count) in place of its central moments m3, m4 (NaN for a class of one value)."""
     shown = table.drop(columns=["m3", "m4"])
-    spread = table["sd"].where(table["sd"] > 1e-9)
+    spread = table["sd"].where(is_spread(table["sd"] ** 2, table["mean"]))  # the whole column's test
     shown["skewness"] = table["m3"] / spread ** 3
     shown["kurtosis"] = table["m4"] / spread ** 4 - 3
     return shown
