@@ -19,6 +19,17 @@ BANDSEP = {'sr_bar', 'sr_excl', 'gsf', 'gsf_outer', 'hodoku', 'ss1', 'ss2', 'row
 OUTER = {'sr_bar', 'sr_excl', 'gsf_outer', 'hodoku', 'ss1', 'rowborder', 'cand_sr', 'cand_hodoku', 'cand_bar'}
 
 
+def _framed(rows, top, middle, bottom):
+    """A grid's rows with a top border, a border between bands and a bottom border."""
+    out = [(top, 'sep')]
+    for i, x in enumerate(rows):
+        out.append((x, 'row'))
+        if i in (2, 5):
+            out.append((middle, 'sep'))
+    out.append((bottom, 'sep'))
+    return out
+
+
 def expected(text):
     """Expected puzzle (or None if invalid) of a one-line 81 or 729 text."""
     try:
@@ -87,22 +98,10 @@ def plain_rows(p, layout, zero=False):
         return out
     if layout == 'hodoku':
         rr = ["| " + " | ".join(" ".join(r[3 * k:3 * k + 3]) for k in range(3)) + " |" for r in rows]
-        out = [(".-------.-------.-------.", 'sep')]
-        for i, x in enumerate(rr):
-            out.append((x, 'row'))
-            if i in (2, 5):
-                out.append((":-------+-------+-------:", 'sep'))
-        out.append(("'-------'-------'-------'", 'sep'))
-        return out
+        return _framed(rr, ".-------.-------.-------.", ":-------+-------+-------:", "'-------'-------'-------'")
     if layout == 'ss1':
         rr = ["|" + "|".join(r[3 * k:3 * k + 3] for k in range(3)) + "|" for r in rows]
-        out = [("*-----------*", 'sep')]
-        for i, x in enumerate(rr):
-            out.append((x, 'row'))
-            if i in (2, 5):
-                out.append(("|---+---+---|", 'sep'))
-        out.append(("*-----------*", 'sep'))
-        return out
+        return _framed(rr, "*-----------*", "|---+---+---|", "*-----------*")
     if layout == 'ss2':
         rr = ["|".join(r[3 * k:3 * k + 3] for k in range(3)) for r in rows]
         for i, x in enumerate(rr):

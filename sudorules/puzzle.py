@@ -669,7 +669,7 @@ class _Grids:
 
     def __init__(self) -> None:
         self.pending: list[_Row] = []
-        self.tentative: Optional[tuple[int, str, str]] = None  # a maybe-first row with a typo: its reason
+        self.tentative: Optional[str] = None  # the reason a maybe-first row with a typo has alone
         self.spaced = False
         self.style: Optional[str] = None  # the kind of the first separator inside the grid begun
         self.clean_start = True  # its first row came after a separator, a record, or at the start
@@ -681,8 +681,8 @@ class _Grids:
     def flush(self) -> Iterator[tuple[str, int, str, object, str]]:
         """End the grid begun, cut short: one invalid record (a maybe-first row alone: its own line)."""
         if self.tentative is not None and len(self.pending) == 1:
-            number, line, reason = self.tentative
-            yield (_INVALID, number, line, reason, "")
+            number, line, *_ = self.pending[0]
+            yield (_INVALID, number, line, self.tentative, "")
         elif self.pending:
             error = self._error()
             said = f"incomplete grid: {len(self.pending)} of 9 rows" + (f"; {error}" if error else "")
@@ -691,6 +691,10 @@ class _Grids:
 
     def _reset(self) -> None:
         self.pending, self.tentative, self.spaced, self.style, self.inside = [], None, False, None, False
+
+    def _after_a_boundary(self) -> bool:
+        """Is the line before a new grid's first row a separator, a record, or none (the start)?"""
+        return self.last in (None, "separator", "record")
 
     def _error(self) -> Optional[str]:
         return next((why for *_, why in self.pending if why is not None), None)
@@ -741,7 +745,7 @@ class _Grids:
             return False
         first = self.pending[0]
         if first[3]:  # a candidate grid: a row of eight to ten cells
-            return 8 <= len(line.replace("!", " ").replace("|", " ").split()) <= 10
+            return 8 <= len(_candidate_cells(line)) <= 10
         if why == "character":
             return is_grid_row_like(line, first[1])
         return _may_be_row(line, first[1])
@@ -749,8 +753,8 @@ class _Grids:
     def maybe_first_row(self, row: _Row, reason: str) -> Iterator[tuple[str, int, str, object, str]]:
         """A line that may be a grid's first row with a typo: the first row if a valid row follows."""
         yield from self.flush()
-        self.clean_start = self.last in (None, "separator", "record")
-        self.pending, self.tentative = [row], (row[0], row[1], reason)
+        self.clean_start = self._after_a_boundary()
+        self.pending, self.tentative = [row], reason
         self.last = "row"
 
     def row(self, row: _Row) -> Iterator[tuple[str, int, str, object, str]]:
@@ -762,7 +766,7 @@ class _Grids:
             yield from self.flush()
             self.pending, self.clean_start = [kept], False
         if not self.pending:
-            self.clean_start = self.last in (None, "separator", "record")
+            self.clean_start = self._after_a_boundary()
         self.pending.append(row)
         self.tentative = None  # a row followed: the grid is begun
         self.last = "row"
@@ -795,8 +799,8 @@ def _may_be_row(line: str, row: str) -> bool:
 
 def is_typo_row(line: str) -> bool:
     """Can ``line``, refused for a bad character, be a multi-line grid's row with a typo: nine
-    characters besides layout, at least seven of them grid characters (``| . 6 x | . 9 1 | . . . |``,
-    ``..6x.91..``; not a title such as ``Puzzle_01``)?  :func:`parse_lines` takes it for a first
+    characters besides layout, at least eight of them grid characters (``| . 6 x | . 9 1 | . . . |``,
+    ``..6x.91..``; not a title such as ``Puzzle_01``, nor ``ID 0000001``, which seven allowed)?  :func:`parse_lines` takes it for a first
     row when a row follows."""
     cells = line.strip().translate(_WITHOUT_LAYOUT_CHARS)
     return len(cells) == 9 and sum(c in GRID_CHARS for c in cells) >= 8
@@ -813,6 +817,11 @@ def is_grid_row_like(line: str, row: str) -> bool:
             and all((a in LAYOUT_CHARS) == (b in LAYOUT_CHARS) for a, b in zip(line, row)))
 
 
+def _candidate_cells(line: str) -> list[str]:
+    """The cells of a candidate grid's row, its ``!`` and ``|`` borders left out."""
+    return line.replace("!", " ").replace("|", " ").split()
+
+
 def candidate_row(line: str) -> Optional[list[int]]:
     """The nine digit masks of a line of SudoRules' candidate grid (``! 7 1235 6 ! 13459 ...``), or
     None when the line is not one: nine cells, each digits 1-9 in increasing order (its candidates)
@@ -820,7 +829,7 @@ def candidate_row(line: str) -> Optional[list[int]]:
     taken too, and a row of a plain spaced grid with one cell typed twice, ``! 4 25 . ! ...``, made
     the whole grid a valid pencilmark puzzle, none of the file's: helper-49.  Neither SudoRules nor
     sudorules prints it.)"""
-    tokens = line.replace("!", " ").replace("|", " ").split()
+    tokens = _candidate_cells(line)
     if len(tokens) != 9 or not any(len(t) > 1 for t in tokens):
         return None
     masks = []

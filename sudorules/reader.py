@@ -59,7 +59,7 @@ class PuzzleRecord:
     """One input record: where it came from, the puzzle (or ``None``) and the reason it is invalid."""
 
     line: int  #: 1-based number of the (first) input line of the record
-    text: str  #: the raw input line (a multi-line grid's rows, stripped, joined by spaces)
+    text: str  #: the raw input line (a multi-line grid's rows, stripped, joined by `` / ``)
     puzzle: Optional[Puzzle]
     error: Optional[str] = None
     tail: str = ""  #: whatever followed the 81 grid characters, stripped

@@ -118,6 +118,9 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
         return
     global _partial_sink, _served
     _partial_sink = lambda value: conn.send(("partial", value))  # noqa: E731
+    # what the last task took is given back (its facts, CLIPS's pools) before the next one: less of
+    # a later task's room under the memory cap goes to what an earlier one left
+    release = getattr(handle, "release_memory", None)
     try:
         conn.send(("ready", None))
         while True:
@@ -125,9 +128,6 @@ def _worker_main(conn: Connection, factory: WorkerFactory, init_args: tuple, ker
             if task is None:
                 return
             index, payload = task
-            # what the last task took is given back (its facts, CLIPS's pools) before the next one:
-            # less of a later task's room under the memory cap goes to what an earlier one left
-            release = getattr(handle, "release_memory", None)
             if release is not None:
                 release()
             try:

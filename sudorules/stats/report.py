@@ -101,14 +101,8 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
                       unbiased: bool, weights: Optional[pd.Series]) -> None:
     if len(names) < 2:
         return
-    frame = collection.frame
-    # with several inputs (joined on the puzzle, or parts of one collection) the row's file is named:
-    # its line alone could be another input's (helper-40)
-    several = len(collection.inputs or []) > 1 or frame["source"].nunique() > 1
-
     def where(index: int) -> str:
-        line = f"line {int(frame.at[index, 'line'])}"
-        return f"{frame.at[index, 'source']} {line}" if several else line
+        return _place(collection, index)
 
     columns = {name: (log_transform(name, collection.values(name), where) if name in log_columns
                       else collection.values(name)) for name in names}
@@ -123,6 +117,16 @@ def _add_correlations(report: dict, collection: Collection, names: list[str], lo
             unbiased_distances = mean_distances(pd.DataFrame(report["correlation"]["unbiased"], index=names,
                                                              columns=names), ratings)
         report["mean_distance"] = {"raw": mean_distances(raw, ratings), "unbiased": unbiased_distances}
+
+
+def _place(collection: Collection, index: int) -> str:
+    """Where row ``index`` of the collection is: ``line 4``, or ``b.csv line 4`` with several inputs
+    (joined on the puzzle, or parts of one collection), where its line alone could be another
+    input's (helper-40)."""
+    frame = collection.frame
+    line = f"line {int(frame.at[index, 'line'])}"
+    several = len(collection.inputs or []) > 1 or frame["source"].nunique() > 1
+    return f"{frame.at[index, 'source']} {line}" if several else line
 
 
 #: the ratings whose values are whole numbers by definition (lengths, depths; SER and the other
@@ -140,13 +144,8 @@ def _not_a_length(collection: Collection, name: str, values: pd.Series) -> Optio
     wrong = data[(data != data.round()) | (data < 0)]
     if wrong.empty:
         return None
-    index = wrong.index[0]
-    frame = collection.frame
-    several = len(collection.inputs or []) > 1 or frame["source"].nunique() > 1
-    where = f"line {int(frame.at[index, 'line'])}"
-    where = f"{frame.at[index, 'source']} {where}" if several else where
     what = "no distribution by level" if (wrong != wrong.round()).any() else "counted as read"
-    return (f"{name} {wrong.iloc[0]:g} at {where}"
+    return (f"{name} {wrong.iloc[0]:g} at {_place(collection, wrong.index[0])}"
             + (f" and {plural(len(wrong) - 1, 'other row', grouped=True)}" if len(wrong) > 1 else "")
             + f": a {name} rating is a whole number, 0 or more ({what})")
 
