@@ -115,7 +115,10 @@ def test_with_two_workers_a_task_out_of_memory_goes_to_a_fresh_worker_not_an_idl
         import pytest
 
         pytest.skip("no kernel memory cap here (the pool's RSS watch)")
-    pool = OrderedPool(_served_holder, (0,), jobs=2, memory_limit=100 * 2**20, on_failure=_failure)
+    # forked workers, ready at once: with spawn (CI's second pass) one worker could take both "keep"
+    # tasks before the other was up, be replaced for its growth, and no task would run out of memory
+    pool = OrderedPool(_served_holder, (0,), jobs=2, memory_limit=100 * 2**20, on_failure=_failure,
+                       start_method="fork")
     results = list(pool.imap(enumerate(["keep", "keep", "take", "take", "a", "b"])))
     takes = [r for r, p in zip(results, ["keep", "keep", "take", "take", "a", "b"]) if p == "take"]
     assert all(r == (80 * 2**20, 0) for r in takes), results  # each ran on a worker that had served none
